@@ -1,0 +1,165 @@
+// The catalog: GPU models, providers, instance types and their per-region prices.
+// Immutable once built; indexed by id and alias.
+#pragma once
+
+#include "gpuadvisor/date.hpp"
+#include "gpuadvisor/diagnostic.hpp"
+#include "gpuadvisor/units.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuadvisor {
+
+enum class Confidence { high, medium, low };
+std::string_view to_string(Confidence confidence);
+std::optional<Confidence> parse_confidence(std::string_view text);
+
+// Where a fact comes from.
+struct Provenance {
+    std::string source;
+    Date as_of;
+    Confidence confidence = Confidence::high;
+    std::string notes;
+
+    bool operator==(const Provenance&) const = default;
+};
+
+struct Gpu {
+    std::string id;
+    std::vector<std::string> aliases;
+    std::string vendor;
+    std::string architecture;
+    std::string form_factor;
+    double memory_gb = 0;
+    std::string memory_type;
+    double memory_bandwidth_gb_per_s = 0;
+    double fp64_tflops = 0;
+    std::optional<double> fp64_tensor_tflops;
+    double fp32_tflops = 0;
+    std::optional<double> tf32_tflops;
+    std::optional<double> fp16_tflops;
+    std::optional<double> bf16_tflops;
+    std::optional<double> fp8_tflops;
+    std::optional<double> int8_tops;
+    std::optional<double> tdp_w;
+    double nvlink_gb_per_s = 0;
+    std::optional<int> pcie_gen;
+    int mig_max_instances = 0;
+    int logical_devices = 1;
+    std::vector<double> vgpu_profiles_gb;
+    Provenance provenance;
+    SourcePos origin;
+
+    bool operator==(const Gpu&) const = default;
+};
+
+// "nvlink" where the GPU has a GPU-to-GPU link, else "pcie".
+std::string_view interconnect(const Gpu& gpu);
+
+struct RegionInfo {
+    std::string id;
+    std::string name;
+    std::string country; // ISO 3166 alpha-2
+
+    bool operator==(const RegionInfo&) const = default;
+};
+
+struct Provider {
+    std::string id;
+    std::string name;
+    std::string currency;
+    Provenance provenance;
+    std::vector<RegionInfo> regions;
+    SourcePos origin;
+
+    bool operator==(const Provider&) const = default;
+};
+
+enum class Plan { on_demand, spot, reserved_1y, reserved_3y, subscription_monthly };
+std::string_view to_string(Plan plan);
+inline constexpr Plan k_all_plans[] = {Plan::on_demand, Plan::spot, Plan::reserved_1y,
+                                       Plan::reserved_3y, Plan::subscription_monthly};
+
+// One region's prices of one instance type. Hourly plans are per instance-hour;
+// subscription_monthly is per instance-month. Absent: the plan is not sold there.
+struct PriceRow {
+    std::string region;
+    std::string currency;
+    std::optional<std::int64_t> on_demand;
+    std::optional<std::int64_t> spot;
+    std::optional<std::int64_t> reserved_1y;
+    std::optional<std::int64_t> reserved_3y;
+    std::optional<std::int64_t> subscription_monthly;
+    std::string spot_interruption;
+    Provenance provenance;
+    SourcePos origin;
+
+    const std::optional<std::int64_t>& price(Plan plan) const;
+    bool operator==(const PriceRow&) const = default;
+};
+
+struct InstanceType {
+    std::string provider;
+    std::string id;
+    std::string family;
+    std::string gpu; // canonical GPU id once the catalog is built
+    double gpu_count = 0;
+    std::optional<double> gpu_memory_gb; // as the provider states it (total)
+    int vcpus = 0;
+    double memory_gb = 0;
+    double network_gbps = 0;
+    bool rdma = false;
+    bool nvlink = false;
+    double local_storage_gb = 0;
+    Provenance provenance;
+    std::vector<PriceRow> regions;
+    SourcePos origin;
+    SourcePos gpu_pos; // where `gpu:` was written, for reference errors
+
+    bool operator==(const InstanceType&) const = default;
+};
+
+// An instance type in one region: the unit the planner prices.
+struct Offer {
+    const InstanceType* instance = nullptr;
+    const PriceRow* prices = nullptr;
+};
+
+class Catalog {
+  public:
+    Catalog() = default;
+    Catalog(std::vector<Gpu> gpus, std::vector<Provider> providers,
+            std::vector<InstanceType> instances);
+
+    // Sorted: GPUs by id; providers by id; instances by provider, family, GPU count, id.
+    const std::vector<Gpu>& gpus() const { return m_gpus; }
+    const std::vector<Provider>& providers() const { return m_providers; }
+    const std::vector<InstanceType>& instances() const { return m_instances; }
+    std::vector<Offer> offers() const;
+
+    const Gpu* find_gpu(std::string_view id) const;           // canonical id, exact
+    const Provider* find_provider(std::string_view id) const; // exact
+    // Every GPU a user's name means: an id or alias (case-insensitive) gives one;
+    // a dash-separated prefix ("A100", "h100-80gb") gives all it starts.
+    std::vector<const Gpu*> match_gpus(std::string_view name) const;
+    // Instance types with this id (case-insensitive), from any provider.
+    std::vector<const InstanceType*> match_instances(std::string_view name) const;
+    // Known names near a misspelt one, for hints.
+    std::vector<std::string> gpu_names_near(std::string_view name) const;
+    std::vector<std::string> instance_names_near(std::string_view name) const;
+
+  private:
+    std::vector<Gpu> m_gpus;
+    std::vector<Provider> m_providers;
+    std::vector<InstanceType> m_instances;
+    std::map<std::string, std::size_t, std::less<>> m_gpu_by_name; // lower-case id/alias
+};
+
+// Lower-case ASCII copy.
+std::string to_lower(std::string_view text);
+
+} // namespace gpuadvisor

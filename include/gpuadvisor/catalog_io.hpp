@@ -1,0 +1,61 @@
+// Loading catalogs: the built-in one, files and folders, overlays, validation.
+#pragma once
+
+#include "gpuadvisor/catalog.hpp"
+#include "gpuadvisor/diagnostic.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuadvisor {
+
+// Limits on every file read (RELIABILITY.md). Defaults fit the largest real catalogs.
+struct LoadLimits {
+    std::size_t max_file_bytes = 64u << 20; // 64 MiB
+    std::size_t max_depth = 64;
+    std::size_t max_nodes = 8'000'000;
+    std::size_t max_scalar_bytes = 4096;
+};
+
+// The built-in catalog: data/catalog/ as parsed and checked at build time.
+const Catalog& builtin_catalog();
+
+struct CatalogSources {
+    bool include_builtin = true;
+    std::vector<std::string> paths; // files or folders, in overlay order
+};
+
+struct CheckOptions {
+    std::optional<int> max_age_days; // warn on prices older than this
+    Date today = today_utc();
+};
+
+struct CatalogLoad {
+    Catalog catalog;            // built from the entries that decoded without error
+    Diagnostics diagnostics;    // every problem, sorted
+    std::vector<std::string> files; // every file read, in order
+};
+
+// Reads, decodes, merges and checks. Never throws on bad input.
+CatalogLoad load_catalog(const CatalogSources& sources, const CheckOptions& checks = {},
+                         const LoadLimits& limits = {});
+
+// The same, over an explicit base catalog (nullptr: none) instead of the built-in one.
+CatalogLoad load_catalog_over(const Catalog* base, const std::vector<std::string>& paths,
+                              const CheckOptions& checks = {}, const LoadLimits& limits = {});
+
+// A file already in memory: its name for diagnostics, and its bytes.
+struct NamedText {
+    std::string name;
+    std::string text;
+};
+
+// The same pipeline over texts in overlay order (for tests, fuzzing, the built-in catalog).
+CatalogLoad load_catalog_texts(std::span<const NamedText> texts, const CheckOptions& checks = {},
+                               const LoadLimits& limits = {}, const Catalog* base = nullptr);
+
+} // namespace gpuadvisor

@@ -1,0 +1,122 @@
+#include "app.hpp"
+
+#include "exit_status.hpp"
+#include "output.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <fmt/format.h>
+#include <iostream>
+#include <unistd.h>
+
+namespace gpuadvisor::cli {
+
+namespace {
+
+constexpr std::string_view k_description =
+    "gpuadvisor sizes GPU cloud configurations and advises on their cost.";
+constexpr std::string_view k_footer = R"(Examples:
+  gpuadvisor catalog list gpus
+  gpuadvisor catalog list offers --gpu H100 --provider aws,gcp -o json
+  gpuadvisor catalog show p4d.24xlarge
+  gpuadvisor catalog validate my-prices.yaml --strict
+
+Exit codes: 0 ok, 1 negative answer (validate found errors), 2 usage error,
+3 input file error, 4 internal error. Docs: docs/cli.md)";
+
+void add_global_options(CLI::App& app, GlobalOptions& global) {
+    app.add_option("--catalog", global.catalogs,
+                   "Add a catalog YAML file or folder on top of the built-in one (repeatable; "
+                   "also GPUADVISOR_CATALOG=path:path)")
+        ->type_name("PATH");
+    app.add_flag("--no-default-catalog", global.no_default_catalog,
+                 "Start from an empty catalog (only --catalog files)");
+    app.add_option("-o,--format", global.format, "Output format")
+        ->check(CLI::IsMember({"table", "json", "csv", "markdown"}))
+        ->type_name("table|json|csv|markdown");
+    app.add_option("--color", global.color, "Colour on a terminal; NO_COLOR is honoured")
+        ->check(CLI::IsMember({"auto", "always", "never"}))
+        ->type_name("auto|always|never");
+    app.add_flag("-q,--quiet", global.quiet, "No notes on stderr");
+}
+
+bool use_color(const GlobalOptions& global) {
+    if (global.color == "always") {
+        return true;
+    }
+    if (global.color == "never" || std::getenv("NO_COLOR") != nullptr) {
+        return false;
+    }
+    const char* term = std::getenv("TERM");
+    return ::isatty(STDOUT_FILENO) == 1 && term != nullptr && std::string_view(term) != "dumb";
+}
+
+} // namespace
+
+OutputFormat parse_output_format(std::string_view text) {
+    if (text == "json") {
+        return OutputFormat::json;
+    }
+    if (text == "csv") {
+        return OutputFormat::csv;
+    }
+    if (text == "markdown") {
+        return OutputFormat::markdown;
+    }
+    return OutputFormat::table;
+}
+
+CLI::Validator finite_range(double min, double max) {
+    return CLI::Validator(
+        [min, max](std::string& text) -> std::string {
+            char* end = nullptr;
+            const double value = std::strtod(text.c_str(), &end);
+            if (end == text.c_str() || *end != '\0' || !std::isfinite(value) || value < min ||
+                value > max) {
+                return fmt::format("'{}' is not a number in [{} - {}]", text, min, max);
+            }
+            return {};
+        },
+        fmt::format("NUMBER in [{} - {}]", min, max));
+}
+
+int run_app(int argc, char** argv, std::ostream& out, std::ostream& err) {
+    CLI::App app{std::string(k_description), "gpuadvisor"};
+    app.footer(std::string(k_footer));
+    app.set_version_flag("--version", GPUADVISOR_VERSION);
+    app.require_subcommand(1);
+    app.fallthrough();
+    GlobalOptions global;
+    add_global_options(app, global);
+
+    std::vector<Runner> runners;
+    const Registry registry{global, runners};
+    CLI::App* catalog = app.add_subcommand("catalog", "List, show and validate the catalog");
+    catalog->require_subcommand(1);
+    catalog->footer("Example:\n  gpuadvisor catalog list instances --provider aws");
+    register_catalog_list(*catalog, registry);
+    register_catalog_show(*catalog, registry);
+    register_catalog_validate(*catalog, registry);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& error) {
+        if (error.get_exit_code() == 0) {
+            app.exit(error, out, err);
+            return k_exit_ok;
+        }
+        Io io{out, err, parse_output_format(global.format), false, global.quiet};
+        return fail("gpuadvisor", "usage", error.what(),
+                    "run 'gpuadvisor --help' (or 'gpuadvisor COMMAND --help')", k_exit_usage, io);
+    }
+    Io io{out, err, parse_output_format(global.format), use_color(global), global.quiet};
+    for (const Runner& runner : runners) {
+        if (runner.app->parsed()) {
+            return runner.run(io);
+        }
+    }
+    return fail("gpuadvisor", "usage", "no command given", "run 'gpuadvisor --help'",
+                k_exit_usage, io);
+}
+
+} // namespace gpuadvisor::cli

@@ -1,0 +1,33 @@
+// The command table and the top-level run: parse, dispatch, map errors to exit codes.
+#pragma once
+
+#include "io.hpp"
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <iosfwd>
+#include <vector>
+
+namespace gpuadvisor::cli {
+
+// A leaf command: its CLI11 node and what runs when it was the one parsed.
+struct Runner {
+    CLI::App* app = nullptr;
+    std::function<int(Io&)> run;
+};
+
+struct Registry {
+    const GlobalOptions& global;
+    std::vector<Runner>& runners;
+};
+
+void register_catalog_list(CLI::App& catalog, Registry registry);
+void register_catalog_show(CLI::App& catalog, Registry registry);
+void register_catalog_validate(CLI::App& catalog, Registry registry);
+
+// A validator for finite numbers in [min, max] (CLI::Range lets NaN through).
+CLI::Validator finite_range(double min, double max);
+
+int run_app(int argc, char** argv, std::ostream& out, std::ostream& err);
+
+} // namespace gpuadvisor::cli

@@ -1,0 +1,28 @@
+// Rendering catalog listings (gpus, instances, offers) in every output format.
+#pragma once
+
+#include "gpuadvisor/catalog.hpp"
+#include "io.hpp"
+#include "output.hpp"
+
+#include <vector>
+
+namespace gpuadvisor::cli {
+
+Json gpu_json(const Gpu& gpu);
+Json instance_json(const InstanceType& instance, const Catalog& catalog);
+Json price_row_json(const PriceRow& row);
+
+// "8x A100-40GB"; "0.25x T4" for a slice.
+std::string gpus_text(const InstanceType& instance);
+// "8x40=320" (per GPU x count = total GB).
+std::string gpu_memory_text(const InstanceType& instance, const Gpu& gpu);
+// The cheapest on-demand row, if any.
+const PriceRow* cheapest_on_demand(const InstanceType& instance);
+
+void print_gpus(const std::vector<const Gpu*>& gpus, Io& io);
+void print_instances(const std::vector<const InstanceType*>& instances, const Catalog& catalog,
+                     Io& io);
+void print_offers(const std::vector<Offer>& offers, Io& io);
+
+} // namespace gpuadvisor::cli

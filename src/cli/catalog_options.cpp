@@ -1,0 +1,84 @@
+#include "catalog_options.hpp"
+
+#include "exit_status.hpp"
+#include "gpuadvisor/spelling.hpp"
+#include "output.hpp"
+
+#include <cstdlib>
+#include <fmt/format.h>
+#include <ostream>
+
+namespace gpuadvisor::cli {
+
+CatalogSources catalog_sources(const GlobalOptions& global) {
+    CatalogSources sources;
+    sources.include_builtin = !global.no_default_catalog;
+    if (const char* env = std::getenv("GPUADVISOR_CATALOG")) {
+        std::string_view rest = env;
+        while (!rest.empty()) {
+            const std::size_t colon = rest.find(':');
+            const std::string_view path = rest.substr(0, colon);
+            if (!path.empty()) {
+                sources.paths.emplace_back(path);
+            }
+            rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
+        }
+    }
+    sources.paths.insert(sources.paths.end(), global.catalogs.begin(), global.catalogs.end());
+    return sources;
+}
+
+std::optional<Catalog> load_active_catalog(const GlobalOptions& global, std::string_view command,
+                                           Io& io) {
+    CatalogLoad load = load_catalog(catalog_sources(global));
+    if (load.diagnostics.has_errors()) {
+        fail(command, load.diagnostics, k_exit_input, io);
+        return std::nullopt;
+    }
+    if (load.diagnostics.warning_count() > 0 && !io.quiet) {
+        io.err << fmt::format("gpuadvisor: note: {} warning(s) in the catalog files; "
+                              "'gpuadvisor catalog validate' shows them\n",
+                              load.diagnostics.warning_count());
+    }
+    return std::move(load.catalog);
+}
+
+std::vector<std::string> split_list(const std::vector<std::string>& values) {
+    std::vector<std::string> items;
+    for (const std::string& value : values) {
+        std::string_view rest = value;
+        while (true) {
+            const std::size_t comma = rest.find(',');
+            const std::string_view item = rest.substr(0, comma);
+            if (!item.empty()) {
+                items.emplace_back(item);
+            }
+            if (comma == std::string_view::npos) {
+                break;
+            }
+            rest.remove_prefix(comma + 1);
+        }
+    }
+    return items;
+}
+
+std::optional<std::vector<std::string>> resolve_gpu_names(const Catalog& catalog,
+                                                          const std::vector<std::string>& names,
+                                                          std::string_view command, Io& io) {
+    std::vector<std::string> ids;
+    for (const std::string& name : names) {
+        const auto matches = catalog.match_gpus(name);
+        if (matches.empty()) {
+            std::string hint = did_you_mean(catalog.gpu_names_near(name));
+            fail(command, "unknown-gpu", fmt::format("--gpu: no GPU is called '{}'", name),
+                 hint.empty() ? "see 'gpuadvisor catalog list gpus'" : hint, k_exit_usage, io);
+            return std::nullopt;
+        }
+        for (const Gpu* gpu : matches) {
+            ids.push_back(gpu->id);
+        }
+    }
+    return ids;
+}
+
+} // namespace gpuadvisor::cli

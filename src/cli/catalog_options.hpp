@@ -1,0 +1,30 @@
+// The active catalog of a command: built-in + GPUADVISOR_CATALOG + --catalog.
+#pragma once
+
+#include "gpuadvisor/catalog.hpp"
+#include "gpuadvisor/catalog_io.hpp"
+#include "io.hpp"
+
+#include <optional>
+#include <string_view>
+
+namespace gpuadvisor::cli {
+
+// GPUADVISOR_CATALOG paths first, then --catalog ones, in order.
+CatalogSources catalog_sources(const GlobalOptions& global);
+
+// Loads the active catalog; on errors prints them (JSON too with -o json) and returns nullopt:
+// the command then exits with k_exit_input.
+std::optional<Catalog> load_active_catalog(const GlobalOptions& global, std::string_view command,
+                                           Io& io);
+
+// Comma-separated values of a repeatable flag: {"aws,gcp", "azure"} -> {aws, gcp, azure}.
+std::vector<std::string> split_list(const std::vector<std::string>& values);
+
+// Every GPU the names mean (aliases and prefixes expanded). On an unknown name, prints a usage
+// error with did-you-mean and returns nullopt (exit k_exit_usage).
+std::optional<std::vector<std::string>> resolve_gpu_names(const Catalog& catalog,
+                                                          const std::vector<std::string>& names,
+                                                          std::string_view command, Io& io);
+
+} // namespace gpuadvisor::cli

@@ -1,0 +1,169 @@
+// gpuadvisor catalog show NAME: one GPU or instance type, all its specs and prices.
+#include "app.hpp"
+#include "catalog_listing.hpp"
+#include "catalog_options.hpp"
+#include "exit_status.hpp"
+#include "gpuadvisor/spelling.hpp"
+#include "render_table.hpp"
+#include "text.hpp"
+
+#include <fmt/format.h>
+#include <memory>
+#include <ostream>
+
+namespace gpuadvisor::cli {
+
+namespace {
+
+struct Options {
+    std::string name;
+    std::string provider;
+};
+
+// "key: value" lines from a flat JSON object, for the terminal.
+void print_fields(const Json& object, Io& io) {
+    Table table{{{"FIELD"}, {"VALUE"}}, {}};
+    for (const auto& [key, value] : object.items()) {
+        std::string text;
+        if (value.is_string()) {
+            text = value.get<std::string>();
+        } else if (value.is_null()) {
+            text = "-";
+        } else if (value.is_array()) {
+            std::vector<std::string> items;
+            for (const auto& item : value) {
+                items.push_back(item.is_string() ? item.get<std::string>() : item.dump());
+            }
+            text = items.empty() ? "-" : fmt::format("{}", fmt::join(items, ", "));
+        } else {
+            text = value.dump();
+        }
+        table.rows.push_back({key, text});
+    }
+    render_table(table, io);
+}
+
+int show_gpu(const Gpu& gpu, const Catalog& catalog, Io& io) {
+    std::vector<const InstanceType*> carriers;
+    for (const InstanceType& instance : catalog.instances()) {
+        if (instance.gpu == gpu.id) {
+            carriers.push_back(&instance);
+        }
+    }
+    if (io.format == OutputFormat::json) {
+        Json document = json_document("catalog show");
+        document["kind"] = "gpu";
+        document["gpu"] = gpu_json(gpu);
+        document["instances"] = Json::array();
+        for (const InstanceType* instance : carriers) {
+            document["instances"].push_back(instance_json(*instance, catalog));
+        }
+        write_json(document, io);
+        return k_exit_ok;
+    }
+    print_fields(gpu_json(gpu), io);
+    if (io.format == OutputFormat::table) {
+        io.out << fmt::format("\nInstance types with {} ({}):\n", terminal_safe(gpu.id),
+                              carriers.size());
+    }
+    print_instances(carriers, catalog, io);
+    return k_exit_ok;
+}
+
+int show_instance(const InstanceType& instance, const Catalog& catalog, Io& io) {
+    if (io.format == OutputFormat::json) {
+        Json document = json_document("catalog show");
+        document["kind"] = "instance";
+        document["instance"] = instance_json(instance, catalog);
+        document["instance"]["defined_at"] =
+            fmt::format("{}:{}", instance.origin.file, instance.origin.line);
+        document["prices"] = Json::array();
+        for (const PriceRow& row : instance.regions) {
+            document["prices"].push_back(price_row_json(row));
+        }
+        write_json(document, io);
+        return k_exit_ok;
+    }
+    Json fields = instance_json(instance, catalog);
+    fields["defined_at"] = fmt::format("{}:{}", instance.origin.file, instance.origin.line);
+    print_fields(fields, io);
+    if (io.format == OutputFormat::table) {
+        io.out << fmt::format("\nPrices per instance-hour (monthly: per instance-month), {} "
+                              "region(s):\n",
+                              instance.regions.size());
+    }
+    Table table{{{"REGION"}, {"CUR"}, {"ON-DEMAND", Align::right}, {"SPOT", Align::right},
+                 {"RES-1Y", Align::right}, {"RES-3Y", Align::right}, {"MONTHLY", Align::right},
+                 {"AS OF"}, {"CONF"}, {"SOURCE"}},
+                {}};
+    for (const PriceRow& row : instance.regions) {
+        std::vector<std::string> cells{row.region, row.currency};
+        for (const Plan plan : k_all_plans) {
+            const auto& price = row.price(plan);
+            cells.push_back(price ? format_micros(*price, 2) : "-");
+        }
+        cells.push_back(format_date(row.provenance.as_of));
+        cells.push_back(std::string(to_string(row.provenance.confidence)));
+        cells.push_back(row.provenance.source);
+        table.rows.push_back(std::move(cells));
+    }
+    render_table(table, io);
+    return k_exit_ok;
+}
+
+int run(const Options& options, const GlobalOptions& global, Io& io) {
+    const auto catalog = load_active_catalog(global, "catalog show", io);
+    if (!catalog) {
+        return k_exit_input;
+    }
+    const auto gpus = catalog->match_gpus(options.name);
+    auto instances = catalog->match_instances(options.name);
+    if (!options.provider.empty()) {
+        std::erase_if(instances, [&](const InstanceType* i) { return i->provider != options.provider; });
+    }
+    if (gpus.size() == 1 && instances.empty()) {
+        return show_gpu(*gpus[0], *catalog, io);
+    }
+    if (instances.size() == 1 && gpus.empty()) {
+        return show_instance(*instances[0], *catalog, io);
+    }
+    std::vector<std::string> names;
+    for (const Gpu* gpu : gpus) {
+        names.push_back("GPU " + gpu->id);
+    }
+    for (const InstanceType* instance : instances) {
+        names.push_back(fmt::format("{} instance {}", instance->provider, instance->id));
+    }
+    if (!names.empty()) {
+        return fail("catalog show", "ambiguous-name",
+                    fmt::format("'{}' matches {} entries: {}", options.name, names.size(),
+                                fmt::join(names, ", ")),
+                    "name one GPU by its id, or add --provider", k_exit_usage, io);
+    }
+    auto near = catalog->gpu_names_near(options.name);
+    const auto near_instances = catalog->instance_names_near(options.name);
+    near.insert(near.end(), near_instances.begin(), near_instances.end());
+    const std::string hint = did_you_mean(near);
+    return fail("catalog show", "unknown-name",
+                fmt::format("no GPU or instance type is called '{}'", options.name),
+                hint.empty() ? "see 'gpuadvisor catalog list gpus' and '... instances'" : hint,
+                k_exit_usage, io);
+}
+
+} // namespace
+
+void register_catalog_show(CLI::App& catalog, Registry registry) {
+    auto options = std::make_shared<Options>();
+    CLI::App* show = catalog.add_subcommand(
+        "show", "Show one GPU or instance type: every spec, and every region's prices with sources");
+    show->add_option("name", options->name, "A GPU id or alias, or an instance type id")->required();
+    show->add_option("--provider", options->provider,
+                     "The provider, where several sell an instance type of that name");
+    show->footer("Examples:\n  gpuadvisor catalog show H100-80GB\n"
+                 "  gpuadvisor catalog show p4d.24xlarge -o json");
+    registry.runners.push_back({show, [options, &global = registry.global](Io& io) {
+                                    return run(*options, global, io);
+                                }});
+}
+
+} // namespace gpuadvisor::cli

@@ -1,0 +1,81 @@
+// gpuadvisor catalog validate [PATH...] [--max-age-days N] [--strict]
+#include "app.hpp"
+#include "catalog_options.hpp"
+#include "exit_status.hpp"
+#include "output.hpp"
+
+#include <fmt/format.h>
+#include <memory>
+#include <ostream>
+
+namespace gpuadvisor::cli {
+
+namespace {
+
+struct Options {
+    std::vector<std::string> paths;
+    std::optional<int> max_age_days;
+    bool strict = false;
+};
+
+int run(const Options& options, const GlobalOptions& global, Io& io) {
+    CatalogSources sources = catalog_sources(global);
+    if (!options.paths.empty()) {
+        // The named files, layered on the built-in catalog so their references resolve.
+        sources.paths = options.paths;
+    }
+    CheckOptions checks;
+    checks.max_age_days = options.max_age_days;
+    const CatalogLoad load = load_catalog(sources, checks);
+    const Diagnostics& diagnostics = load.diagnostics;
+    const std::size_t errors =
+        diagnostics.error_count() + (options.strict ? diagnostics.warning_count() : 0);
+    const bool valid = errors == 0;
+    print_diagnostics(diagnostics, io);
+    if (io.format == OutputFormat::json) {
+        Json document = json_document("catalog validate");
+        document["valid"] = valid;
+        document["errors"] = diagnostics.error_count();
+        document["warnings"] = diagnostics.warning_count();
+        document["strict"] = options.strict;
+        document["files"] = load.files;
+        document["diagnostics"] = Json::array();
+        for (const Diagnostic& diagnostic : diagnostics.items()) {
+            document["diagnostics"].push_back(diagnostic_json(diagnostic));
+        }
+        write_json(document, io);
+    } else {
+        const Catalog& catalog = load.catalog;
+        io.out << fmt::format("{}: {} file(s), {} GPUs, {} instance types, {} offers; {} "
+                              "error(s), {} warning(s){}\n",
+                              valid ? "valid" : "invalid", load.files.size(), catalog.gpus().size(),
+                              catalog.instances().size(), catalog.offers().size(),
+                              diagnostics.error_count(), diagnostics.warning_count(),
+                              options.strict && diagnostics.warning_count() > 0
+                                  ? " (--strict: warnings count as errors)"
+                                  : "");
+    }
+    return valid ? k_exit_ok : k_exit_negative;
+}
+
+} // namespace
+
+void register_catalog_validate(CLI::App& catalog, Registry registry) {
+    auto options = std::make_shared<Options>();
+    CLI::App* validate = catalog.add_subcommand(
+        "validate", "Check catalog files (default: the active catalog); exit 1 on errors");
+    validate->add_option("paths", options->paths,
+                         "Files or folders to check, on top of the built-in catalog")
+        ->type_name("PATH...");
+    validate->add_option("--max-age-days", options->max_age_days,
+                         "Warn about prices older than N days")
+        ->check(CLI::Range(0, 36500));
+    validate->add_flag("--strict", options->strict, "Warnings count as errors");
+    validate->footer("Examples:\n  gpuadvisor catalog validate\n"
+                     "  gpuadvisor catalog validate prices/ --strict --max-age-days 180 -o json");
+    registry.runners.push_back({validate, [options, &global = registry.global](Io& io) {
+                                    return run(*options, global, io);
+                                }});
+}
+
+} // namespace gpuadvisor::cli

@@ -1,0 +1,32 @@
+// What a command writes to, and how.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuadvisor::cli {
+
+enum class OutputFormat { table, json, csv, markdown };
+
+struct GlobalOptions {
+    std::vector<std::string> catalogs;
+    bool no_default_catalog = false;
+    std::string format = "table";
+    std::string color = "auto";
+    std::string currency;
+    bool quiet = false;
+};
+
+struct Io {
+    std::ostream& out;
+    std::ostream& err;
+    OutputFormat format = OutputFormat::table;
+    bool color = false; // ANSI styles on stdout
+    bool quiet = false;
+};
+
+OutputFormat parse_output_format(std::string_view text);
+
+} // namespace gpuadvisor::cli

@@ -1,0 +1,35 @@
+// gpuadvisor: the command-line entry point. Everything else is in app.cpp and cmd_*.cpp.
+#include "app.hpp"
+#include "exit_status.hpp"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <iostream>
+
+int main(int argc, char** argv) {
+    // A closed pipe (gpuadvisor ... | head) ends the output quietly: writes fail with EPIPE.
+    std::signal(SIGPIPE, SIG_IGN);
+    std::ios::sync_with_stdio(true);
+    int status = gpuadvisor::cli::k_exit_internal;
+    try {
+        status = gpuadvisor::cli::run_app(argc, argv, std::cout, std::cerr);
+    } catch (const std::exception& error) {
+        std::cerr << "gpuadvisor: internal error: " << error.what() << '\n';
+        return gpuadvisor::cli::k_exit_internal;
+    } catch (...) {
+        std::cerr << "gpuadvisor: internal error\n";
+        return gpuadvisor::cli::k_exit_internal;
+    }
+    std::cout.flush();
+    if (std::cout.fail() || std::fflush(stdout) != 0) {
+        if (errno == EPIPE) {
+            return status; // the reader went away: not an error of ours
+        }
+        std::cerr << "gpuadvisor: error: cannot write the output: " << std::strerror(errno) << '\n';
+        return status == 0 ? gpuadvisor::cli::k_exit_internal : status;
+    }
+    return status;
+}

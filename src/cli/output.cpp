@@ -1,0 +1,73 @@
+#include "output.hpp"
+
+#include "text.hpp"
+
+#include <ostream>
+
+namespace gpuadvisor::cli {
+
+Json json_document(std::string_view command) {
+    Json document;
+    document["schema_version"] = 1;
+    document["command"] = command;
+    return document;
+}
+
+void write_json(const Json& document, Io& io) {
+    io.out << document.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+}
+
+Json diagnostic_json(const Diagnostic& diagnostic) {
+    Json item;
+    item["file"] = diagnostic.pos.file;
+    item["line"] = diagnostic.pos.line;
+    item["column"] = diagnostic.pos.column;
+    item["severity"] = to_string(diagnostic.severity);
+    item["code"] = diagnostic.code;
+    item["message"] = diagnostic.message;
+    item["hint"] = diagnostic.hint;
+    return item;
+}
+
+void print_diagnostics(const Diagnostics& diagnostics, Io& io) {
+    for (const Diagnostic& diagnostic : diagnostics.items()) {
+        io.err << terminal_safe(format_diagnostic(diagnostic)) << '\n';
+        if (!diagnostic.hint.empty()) {
+            io.err << "  hint: " << terminal_safe(diagnostic.hint) << '\n';
+        }
+    }
+    if (diagnostics.dropped() > 0) {
+        io.err << "... and " << diagnostics.dropped() << " more\n";
+    }
+}
+
+int fail(std::string_view command, const Diagnostics& diagnostics, int exit_code, Io& io) {
+    print_diagnostics(diagnostics, io);
+    if (io.format == OutputFormat::json) {
+        Json document = json_document(command);
+        document["ok"] = false;
+        document["diagnostics"] = Json::array();
+        for (const Diagnostic& diagnostic : diagnostics.items()) {
+            document["diagnostics"].push_back(diagnostic_json(diagnostic));
+        }
+        write_json(document, io);
+    }
+    return exit_code;
+}
+
+int fail(std::string_view command, std::string code, std::string message, std::string hint,
+         int exit_code, Io& io) {
+    Diagnostics diagnostics;
+    diagnostics.error({"gpuadvisor", 0, 0}, std::move(code), std::move(message), std::move(hint));
+    return fail(command, diagnostics, exit_code, io);
+}
+
+Json optional_number(const std::optional<double>& value) {
+    return value ? Json(*value) : Json(nullptr);
+}
+
+double money_units(std::int64_t micros) {
+    return static_cast<double>(micros) / static_cast<double>(Money::k_micros_per_unit);
+}
+
+} // namespace gpuadvisor::cli

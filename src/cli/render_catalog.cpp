@@ -1,0 +1,215 @@
+#include "catalog_listing.hpp"
+
+#include "render_table.hpp"
+#include "text.hpp"
+
+#include <fmt/format.h>
+
+namespace gpuadvisor::cli {
+
+namespace {
+
+std::string number_or_dash(const std::optional<double>& value) {
+    return value ? format_number(*value) : "-";
+}
+
+std::string price_or_dash(const std::optional<std::int64_t>& micros) {
+    return micros ? format_price(*micros) : "-";
+}
+
+Json provenance_json(const Provenance& provenance) {
+    Json json;
+    json["source"] = provenance.source;
+    json["as_of"] = format_date(provenance.as_of);
+    json["confidence"] = to_string(provenance.confidence);
+    if (!provenance.notes.empty()) {
+        json["notes"] = provenance.notes;
+    }
+    return json;
+}
+
+void merge_into(Json& target, const Json& extra) {
+    for (const auto& [key, value] : extra.items()) {
+        target[key] = value;
+    }
+}
+
+} // namespace
+
+Json gpu_json(const Gpu& gpu) {
+    Json json;
+    json["id"] = gpu.id;
+    json["aliases"] = gpu.aliases;
+    json["vendor"] = gpu.vendor;
+    json["architecture"] = gpu.architecture;
+    json["form_factor"] = gpu.form_factor;
+    json["memory_gb"] = gpu.memory_gb;
+    json["memory_type"] = gpu.memory_type;
+    json["memory_bandwidth_gb_per_s"] = gpu.memory_bandwidth_gb_per_s;
+    json["fp64_tflops"] = gpu.fp64_tflops;
+    json["fp64_tensor_tflops"] = optional_number(gpu.fp64_tensor_tflops);
+    json["fp32_tflops"] = gpu.fp32_tflops;
+    json["tf32_tflops"] = optional_number(gpu.tf32_tflops);
+    json["fp16_tflops"] = optional_number(gpu.fp16_tflops);
+    json["bf16_tflops"] = optional_number(gpu.bf16_tflops);
+    json["fp8_tflops"] = optional_number(gpu.fp8_tflops);
+    json["int8_tops"] = optional_number(gpu.int8_tops);
+    json["tdp_w"] = optional_number(gpu.tdp_w);
+    json["interconnect"] = interconnect(gpu);
+    json["nvlink_gb_per_s"] = gpu.nvlink_gb_per_s;
+    json["pcie_gen"] = gpu.pcie_gen ? Json(*gpu.pcie_gen) : Json(nullptr);
+    json["mig_max_instances"] = gpu.mig_max_instances;
+    json["logical_devices"] = gpu.logical_devices;
+    json["vgpu_profiles_gb"] = gpu.vgpu_profiles_gb;
+    merge_into(json, provenance_json(gpu.provenance));
+    return json;
+}
+
+Json price_row_json(const PriceRow& row) {
+    Json json;
+    json["region"] = row.region;
+    json["currency"] = row.currency;
+    for (const Plan plan : k_all_plans) {
+        const auto& price = row.price(plan);
+        json[std::string(to_string(plan))] = price ? Json(money_units(*price)) : Json(nullptr);
+    }
+    json["spot_interruption"] =
+        row.spot_interruption.empty() ? Json(nullptr) : Json(row.spot_interruption);
+    merge_into(json, provenance_json(row.provenance));
+    json["defined_at"] = fmt::format("{}:{}", row.origin.file, row.origin.line);
+    return json;
+}
+
+Json instance_json(const InstanceType& instance, const Catalog& catalog) {
+    const Gpu* gpu = catalog.find_gpu(instance.gpu);
+    Json json;
+    json["provider"] = instance.provider;
+    json["id"] = instance.id;
+    json["family"] = instance.family;
+    json["gpu"] = instance.gpu;
+    json["gpu_count"] = instance.gpu_count;
+    json["gpu_memory_per_gpu_gb"] = gpu != nullptr ? Json(gpu->memory_gb) : Json(nullptr);
+    json["gpu_memory_total_gb"] =
+        gpu != nullptr ? Json(gpu->memory_gb * instance.gpu_count) : Json(nullptr);
+    json["gpu_memory_stated_gb"] = optional_number(instance.gpu_memory_gb);
+    json["vcpus"] = instance.vcpus;
+    json["memory_gb"] = instance.memory_gb;
+    json["network_gbps"] = instance.network_gbps;
+    json["rdma"] = instance.rdma;
+    json["nvlink"] = instance.nvlink;
+    json["local_storage_gb"] = instance.local_storage_gb;
+    json["regions"] = instance.regions.size();
+    merge_into(json, provenance_json(instance.provenance));
+    return json;
+}
+
+std::string gpus_text(const InstanceType& instance) {
+    return fmt::format("{}x {}", format_number(instance.gpu_count), instance.gpu);
+}
+
+std::string gpu_memory_text(const InstanceType& instance, const Gpu& gpu) {
+    return fmt::format("{}x{}={}", format_number(instance.gpu_count), format_number(gpu.memory_gb),
+                       format_number(instance.gpu_count * gpu.memory_gb));
+}
+
+const PriceRow* cheapest_on_demand(const InstanceType& instance) {
+    const PriceRow* best = nullptr;
+    for (const PriceRow& row : instance.regions) {
+        if (row.on_demand && (best == nullptr || row.currency < best->currency ||
+                              (row.currency == best->currency && *row.on_demand < *best->on_demand))) {
+            best = &row;
+        }
+    }
+    return best;
+}
+
+void print_gpus(const std::vector<const Gpu*>& gpus, Io& io) {
+    if (io.format == OutputFormat::json) {
+        Json document = json_document("catalog list gpus");
+        document["gpus"] = Json::array();
+        for (const Gpu* gpu : gpus) {
+            document["gpus"].push_back(gpu_json(*gpu));
+        }
+        write_json(document, io);
+        return;
+    }
+    Table table{{{"GPU"}, {"VENDOR"}, {"FORM"}, {"MEM GB", Align::right},
+                 {"BW GB/s", Align::right}, {"FP64", Align::right}, {"FP32", Align::right},
+                 {"FP16", Align::right}, {"BF16", Align::right}, {"FP8", Align::right},
+                 {"LINK GB/s", Align::right}},
+                {}};
+    for (const Gpu* gpu : gpus) {
+        table.rows.push_back({gpu->id, gpu->vendor, gpu->form_factor, format_number(gpu->memory_gb),
+                              format_number(gpu->memory_bandwidth_gb_per_s),
+                              format_number(gpu->fp64_tflops), format_number(gpu->fp32_tflops),
+                              number_or_dash(gpu->fp16_tflops), number_or_dash(gpu->bf16_tflops),
+                              number_or_dash(gpu->fp8_tflops),
+                              gpu->nvlink_gb_per_s > 0 ? format_number(gpu->nvlink_gb_per_s) : "-"});
+    }
+    render_table(table, io);
+}
+
+void print_instances(const std::vector<const InstanceType*>& instances, const Catalog& catalog,
+                     Io& io) {
+    if (io.format == OutputFormat::json) {
+        Json document = json_document("catalog list instances");
+        document["instances"] = Json::array();
+        for (const InstanceType* instance : instances) {
+            document["instances"].push_back(instance_json(*instance, catalog));
+        }
+        write_json(document, io);
+        return;
+    }
+    Table table{{{"PROVIDER"}, {"INSTANCE"}, {"GPUS"}, {"GPU GB", Align::right},
+                 {"VCPU", Align::right}, {"RAM GB", Align::right}, {"NET Gbps", Align::right},
+                 {"RGN", Align::right}, {"FROM/H", Align::right}},
+                {}};
+    for (const InstanceType* instance : instances) {
+        const Gpu& gpu = *catalog.find_gpu(instance->gpu);
+        const PriceRow* cheapest = cheapest_on_demand(*instance);
+        table.rows.push_back(
+            {instance->provider, instance->id, gpus_text(*instance), gpu_memory_text(*instance, gpu),
+             std::to_string(instance->vcpus), format_number(instance->memory_gb),
+             format_number(instance->network_gbps) + (instance->rdma ? " RDMA" : ""),
+             std::to_string(instance->regions.size()),
+             cheapest != nullptr
+                 ? fmt::format("{} {}", format_price(*cheapest->on_demand), cheapest->currency)
+                 : "-"});
+    }
+    render_table(table, io);
+}
+
+void print_offers(const std::vector<Offer>& offers, Io& io) {
+    if (io.format == OutputFormat::json) {
+        Json document = json_document("catalog list offers");
+        document["offers"] = Json::array();
+        for (const Offer& offer : offers) {
+            Json json;
+            json["provider"] = offer.instance->provider;
+            json["instance"] = offer.instance->id;
+            json["gpu"] = offer.instance->gpu;
+            json["gpu_count"] = offer.instance->gpu_count;
+            merge_into(json, price_row_json(*offer.prices));
+            document["offers"].push_back(json);
+        }
+        write_json(document, io);
+        return;
+    }
+    Table table{{{"PROVIDER"}, {"INSTANCE"}, {"REGION"}, {"GPUS"}, {"ON-DEMAND", Align::right},
+                 {"SPOT", Align::right}, {"RES-1Y", Align::right}, {"RES-3Y", Align::right},
+                 {"MONTHLY", Align::right}, {"CUR"}},
+                {}};
+    for (const Offer& offer : offers) {
+        const PriceRow& row = *offer.prices;
+        table.rows.push_back({offer.instance->provider, offer.instance->id, row.region,
+                              gpus_text(*offer.instance), price_or_dash(row.on_demand),
+                              price_or_dash(row.spot), price_or_dash(row.reserved_1y),
+                              price_or_dash(row.reserved_3y),
+                              row.subscription_monthly ? format_micros(*row.subscription_monthly, 0)
+                                                       : "-",
+                              row.currency});
+    }
+    render_table(table, io);
+}
+
+} // namespace gpuadvisor::cli

@@ -1,0 +1,116 @@
+#include "render_table.hpp"
+
+#include "text.hpp"
+
+#include <algorithm>
+#include <ostream>
+
+namespace gpuadvisor::cli {
+
+namespace {
+
+std::string csv_cell(const std::string& cell) {
+    if (cell.find_first_of(",\"\n\r") == std::string::npos) {
+        return cell;
+    }
+    std::string quoted = "\"";
+    for (const char c : cell) {
+        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    }
+    return quoted + "\"";
+}
+
+std::string markdown_cell(const std::string& cell) {
+    std::string escaped;
+    for (const char c : terminal_safe(cell)) {
+        escaped += c == '|' ? std::string("\\|") : std::string(1, c);
+    }
+    return escaped;
+}
+
+std::string pad(const std::string& cell, std::size_t width, Align align) {
+    const std::size_t used = display_width(cell);
+    const std::string fill(width > used ? width - used : 0, ' ');
+    return align == Align::left ? cell + fill : fill + cell;
+}
+
+void render_aligned(const Table& table, Io& io) {
+    std::vector<std::size_t> widths;
+    for (const Column& column : table.columns) {
+        widths.push_back(display_width(column.header));
+    }
+    std::vector<std::vector<std::string>> cells;
+    for (const auto& row : table.rows) {
+        auto& safe = cells.emplace_back();
+        for (std::size_t i = 0; i < row.size() && i < widths.size(); ++i) {
+            safe.push_back(terminal_safe(row[i]));
+            widths[i] = std::max(widths[i], display_width(safe.back()));
+        }
+    }
+    const auto line = [&](const std::vector<std::string>& row, bool header) {
+        std::string text;
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            const bool last = i + 1 == row.size();
+            const Align align = table.columns[i].align;
+            text += last && align == Align::left ? row[i] : pad(row[i], widths[i], align);
+            if (!last) {
+                text += "  ";
+            }
+        }
+        if (header && io.color) {
+            text = "\x1b[1m" + text + "\x1b[0m";
+        }
+        io.out << text << '\n';
+    };
+    std::vector<std::string> headers;
+    for (const Column& column : table.columns) {
+        headers.push_back(column.header);
+    }
+    line(headers, true);
+    for (const auto& row : cells) {
+        line(row, false);
+    }
+}
+
+} // namespace
+
+void render_table(const Table& table, Io& io) {
+    switch (io.format) {
+    case OutputFormat::csv:
+        for (std::size_t i = 0; i < table.columns.size(); ++i) {
+            io.out << (i > 0 ? "," : "") << csv_cell(table.columns[i].header);
+        }
+        io.out << '\n';
+        for (const auto& row : table.rows) {
+            for (std::size_t i = 0; i < row.size(); ++i) {
+                io.out << (i > 0 ? "," : "") << csv_cell(row[i]);
+            }
+            io.out << '\n';
+        }
+        return;
+    case OutputFormat::markdown:
+        io.out << "|";
+        for (const Column& column : table.columns) {
+            io.out << ' ' << markdown_cell(column.header) << " |";
+        }
+        io.out << "\n|";
+        for (const Column& column : table.columns) {
+            io.out << (column.align == Align::right ? " ---: |" : " --- |");
+        }
+        io.out << '\n';
+        for (const auto& row : table.rows) {
+            io.out << "|";
+            for (const std::string& cell : row) {
+                io.out << ' ' << markdown_cell(cell) << " |";
+            }
+            io.out << '\n';
+        }
+        return;
+    case OutputFormat::table:
+    case OutputFormat::json:
+        render_aligned(table, io);
+        return;
+    }
+}
+
+} // namespace gpuadvisor::cli

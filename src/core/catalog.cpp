@@ -1,0 +1,169 @@
+#include "gpuadvisor/catalog.hpp"
+
+#include "gpuadvisor/spelling.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+namespace gpuadvisor {
+
+std::string to_lower(std::string_view text) {
+    std::string lower(text);
+    for (char& c : lower) {
+        if (c >= 'A' && c <= 'Z') {
+            c = static_cast<char>(c - 'A' + 'a');
+        }
+    }
+    return lower;
+}
+
+std::string_view to_string(Confidence confidence) {
+    switch (confidence) {
+    case Confidence::high:
+        return "high";
+    case Confidence::medium:
+        return "medium";
+    case Confidence::low:
+        return "low";
+    }
+    return "high";
+}
+
+std::optional<Confidence> parse_confidence(std::string_view text) {
+    for (const Confidence c : {Confidence::high, Confidence::medium, Confidence::low}) {
+        if (to_string(c) == text) {
+            return c;
+        }
+    }
+    return std::nullopt;
+}
+
+std::string_view to_string(Plan plan) {
+    switch (plan) {
+    case Plan::on_demand:
+        return "on_demand";
+    case Plan::spot:
+        return "spot";
+    case Plan::reserved_1y:
+        return "reserved_1y";
+    case Plan::reserved_3y:
+        return "reserved_3y";
+    case Plan::subscription_monthly:
+        return "subscription_monthly";
+    }
+    return "on_demand";
+}
+
+std::string_view interconnect(const Gpu& gpu) { return gpu.nvlink_gb_per_s > 0 ? "nvlink" : "pcie"; }
+
+const std::optional<std::int64_t>& PriceRow::price(Plan plan) const {
+    switch (plan) {
+    case Plan::on_demand:
+        return on_demand;
+    case Plan::spot:
+        return spot;
+    case Plan::reserved_1y:
+        return reserved_1y;
+    case Plan::reserved_3y:
+        return reserved_3y;
+    case Plan::subscription_monthly:
+        return subscription_monthly;
+    }
+    return on_demand;
+}
+
+Catalog::Catalog(std::vector<Gpu> gpus, std::vector<Provider> providers,
+                 std::vector<InstanceType> instances)
+    : m_gpus(std::move(gpus)), m_providers(std::move(providers)),
+      m_instances(std::move(instances)) {
+    std::sort(m_gpus.begin(), m_gpus.end(),
+              [](const Gpu& a, const Gpu& b) { return a.id < b.id; });
+    std::sort(m_providers.begin(), m_providers.end(),
+              [](const Provider& a, const Provider& b) { return a.id < b.id; });
+    std::sort(m_instances.begin(), m_instances.end(),
+              [](const InstanceType& a, const InstanceType& b) {
+                  return std::tie(a.provider, a.family, a.gpu_count, a.vcpus, a.id) <
+                         std::tie(b.provider, b.family, b.gpu_count, b.vcpus, b.id);
+              });
+    for (InstanceType& instance : m_instances) {
+        std::sort(instance.regions.begin(), instance.regions.end(),
+                  [](const PriceRow& a, const PriceRow& b) { return a.region < b.region; });
+    }
+    for (std::size_t i = 0; i < m_gpus.size(); ++i) {
+        m_gpu_by_name.emplace(to_lower(m_gpus[i].id), i);
+        for (const std::string& alias : m_gpus[i].aliases) {
+            m_gpu_by_name.emplace(to_lower(alias), i);
+        }
+    }
+}
+
+std::vector<Offer> Catalog::offers() const {
+    std::vector<Offer> offers;
+    for (const InstanceType& instance : m_instances) {
+        for (const PriceRow& row : instance.regions) {
+            offers.push_back({&instance, &row});
+        }
+    }
+    return offers;
+}
+
+const Gpu* Catalog::find_gpu(std::string_view id) const {
+    const auto it = std::lower_bound(m_gpus.begin(), m_gpus.end(), id,
+                                     [](const Gpu& gpu, std::string_view key) { return gpu.id < key; });
+    return it != m_gpus.end() && it->id == id ? &*it : nullptr;
+}
+
+const Provider* Catalog::find_provider(std::string_view id) const {
+    for (const Provider& provider : m_providers) {
+        if (provider.id == id) {
+            return &provider;
+        }
+    }
+    return nullptr;
+}
+
+std::vector<const Gpu*> Catalog::match_gpus(std::string_view name) const {
+    const std::string lower = to_lower(name);
+    if (const auto it = m_gpu_by_name.find(lower); it != m_gpu_by_name.end()) {
+        return {&m_gpus[it->second]};
+    }
+    std::vector<const Gpu*> matches;
+    for (const Gpu& gpu : m_gpus) {
+        const std::string id = to_lower(gpu.id);
+        if (!lower.empty() && id.starts_with(lower) && id.size() > lower.size() &&
+            id[lower.size()] == '-') {
+            matches.push_back(&gpu);
+        }
+    }
+    return matches;
+}
+
+std::vector<const InstanceType*> Catalog::match_instances(std::string_view name) const {
+    const std::string lower = to_lower(name);
+    std::vector<const InstanceType*> matches;
+    for (const InstanceType& instance : m_instances) {
+        if (to_lower(instance.id) == lower) {
+            matches.push_back(&instance);
+        }
+    }
+    return matches;
+}
+
+std::vector<std::string> Catalog::gpu_names_near(std::string_view name) const {
+    std::vector<std::string> names;
+    for (const Gpu& gpu : m_gpus) {
+        names.push_back(gpu.id);
+        names.insert(names.end(), gpu.aliases.begin(), gpu.aliases.end());
+    }
+    return nearest_names(name, names);
+}
+
+std::vector<std::string> Catalog::instance_names_near(std::string_view name) const {
+    std::vector<std::string> names;
+    for (const InstanceType& instance : m_instances) {
+        names.push_back(instance.id);
+    }
+    return nearest_names(name, names);
+}
+
+} // namespace gpuadvisor

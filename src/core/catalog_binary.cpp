@@ -1,0 +1,183 @@
+#include "catalog_binary.hpp"
+
+#include <cstring>
+#include <type_traits>
+
+namespace gpuadvisor {
+
+namespace {
+
+constexpr std::string_view k_magic = "GPUADVC1";
+
+std::uint64_t fnv1a(std::string_view bytes) {
+    std::uint64_t hash = 14695981039346656037ULL;
+    for (const char c : bytes) {
+        hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+    }
+    return hash;
+}
+
+// One description of each type's fields serves both directions.
+template <class Archive> void visit(Archive& a, SourcePos& p) {
+    a(p.file), a(p.line), a(p.column);
+}
+template <class Archive> void visit(Archive& a, Date& d) { a(d.days); }
+template <class Archive> void visit(Archive& a, Provenance& p) {
+    a(p.source), a(p.as_of), a(p.confidence), a(p.notes);
+}
+template <class Archive> void visit(Archive& a, Gpu& g) {
+    a(g.id), a(g.aliases), a(g.vendor), a(g.architecture), a(g.form_factor), a(g.memory_gb);
+    a(g.memory_type), a(g.memory_bandwidth_gb_per_s), a(g.fp64_tflops), a(g.fp64_tensor_tflops);
+    a(g.fp32_tflops), a(g.tf32_tflops), a(g.fp16_tflops), a(g.bf16_tflops), a(g.fp8_tflops);
+    a(g.int8_tops), a(g.tdp_w), a(g.nvlink_gb_per_s), a(g.pcie_gen), a(g.mig_max_instances);
+    a(g.logical_devices), a(g.vgpu_profiles_gb), a(g.provenance), a(g.origin);
+}
+template <class Archive> void visit(Archive& a, RegionInfo& r) { a(r.id), a(r.name), a(r.country); }
+template <class Archive> void visit(Archive& a, Provider& p) {
+    a(p.id), a(p.name), a(p.currency), a(p.provenance), a(p.regions), a(p.origin);
+}
+template <class Archive> void visit(Archive& a, PriceRow& r) {
+    a(r.region), a(r.currency), a(r.on_demand), a(r.spot), a(r.reserved_1y), a(r.reserved_3y);
+    a(r.subscription_monthly), a(r.spot_interruption), a(r.provenance), a(r.origin);
+}
+template <class Archive> void visit(Archive& a, InstanceType& i) {
+    a(i.provider), a(i.id), a(i.family), a(i.gpu), a(i.gpu_count), a(i.gpu_memory_gb);
+    a(i.vcpus), a(i.memory_gb), a(i.network_gbps), a(i.rdma), a(i.nvlink), a(i.local_storage_gb);
+    a(i.provenance), a(i.regions), a(i.origin), a(i.gpu_pos);
+}
+
+template <class T> inline constexpr bool k_is_trivial = std::is_arithmetic_v<T> || std::is_enum_v<T>;
+
+class Writer {
+  public:
+    std::string bytes;
+
+    template <class T> void operator()(const T& value) {
+        if constexpr (k_is_trivial<T>) {
+            char raw[sizeof(T)];
+            std::memcpy(raw, &value, sizeof(T));
+            bytes.append(raw, sizeof(T));
+        } else {
+            visit(*this, const_cast<T&>(value)); // visit only reads through a Writer
+        }
+    }
+    void operator()(const std::string& value) {
+        (*this)(static_cast<std::uint32_t>(value.size()));
+        bytes += value;
+    }
+    template <class T> void operator()(const std::optional<T>& value) {
+        (*this)(value.has_value());
+        if (value) {
+            (*this)(*value);
+        }
+    }
+    template <class T> void operator()(const std::vector<T>& values) {
+        (*this)(static_cast<std::uint32_t>(values.size()));
+        for (const T& value : values) {
+            (*this)(value);
+        }
+    }
+};
+
+class Reader {
+  public:
+    explicit Reader(std::string_view bytes) : m_bytes(bytes) {}
+    bool ok() const { return m_ok; }
+    bool at_end() const { return m_offset == m_bytes.size(); }
+
+    template <class T> void operator()(T& value) {
+        if constexpr (k_is_trivial<T>) {
+            if (!take(sizeof(T))) {
+                return;
+            }
+            std::memcpy(&value, m_bytes.data() + m_offset - sizeof(T), sizeof(T));
+        } else {
+            visit(*this, value);
+        }
+    }
+    void operator()(std::string& value) {
+        std::uint32_t size = 0;
+        (*this)(size);
+        if (take(size)) {
+            value.assign(m_bytes.data() + m_offset - size, size);
+        }
+    }
+    void operator()(bool& value) {
+        unsigned char raw = 0;
+        (*this)(raw);
+        m_ok = m_ok && raw <= 1;
+        value = raw == 1;
+    }
+    template <class T> void operator()(std::optional<T>& value) {
+        bool present = false;
+        (*this)(present);
+        if (present && m_ok) {
+            (*this)(value.emplace());
+        }
+    }
+    template <class T> void operator()(std::vector<T>& values) {
+        std::uint32_t size = 0;
+        (*this)(size);
+        if (!m_ok || size > m_bytes.size() - m_offset) { // each element takes at least a byte
+            m_ok = false;
+            return;
+        }
+        values.resize(size);
+        for (T& value : values) {
+            (*this)(value);
+        }
+    }
+
+  private:
+    bool take(std::size_t size) {
+        if (!m_ok || size > m_bytes.size() - m_offset) {
+            m_ok = false;
+            return false;
+        }
+        m_offset += size;
+        return true;
+    }
+
+    std::string_view m_bytes;
+    std::size_t m_offset = 0;
+    bool m_ok = true;
+};
+
+} // namespace
+
+std::string serialize_catalog(const Catalog& catalog) {
+    Writer payload;
+    payload(catalog.gpus());
+    payload(catalog.providers());
+    payload(catalog.instances());
+    Writer header;
+    header.bytes = std::string(k_magic);
+    header(fnv1a(payload.bytes));
+    return header.bytes + payload.bytes;
+}
+
+std::optional<Catalog> deserialize_catalog(std::string_view bytes) {
+    const std::size_t header_size = k_magic.size() + sizeof(std::uint64_t);
+    if (bytes.size() < header_size || !bytes.starts_with(k_magic)) {
+        return std::nullopt;
+    }
+    std::uint64_t checksum = 0;
+    std::memcpy(&checksum, bytes.data() + k_magic.size(), sizeof checksum);
+    const std::string_view payload = bytes.substr(header_size);
+    if (checksum != fnv1a(payload)) {
+        return std::nullopt;
+    }
+    Reader reader(payload);
+    std::vector<Gpu> gpus;
+    std::vector<Provider> providers;
+    std::vector<InstanceType> instances;
+    reader(gpus);
+    reader(providers);
+    reader(instances);
+    if (!reader.ok() || !reader.at_end()) {
+        return std::nullopt;
+    }
+    return Catalog(std::move(gpus), std::move(providers), std::move(instances));
+}
+
+} // namespace gpuadvisor

@@ -1,0 +1,339 @@
+#include "catalog_checks.hpp"
+
+#include "gpuadvisor/spelling.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <map>
+
+namespace gpuadvisor {
+
+namespace {
+
+struct ProviderState {
+    Provider provider;
+    ProvenanceInput provenance;
+    bool has_currency = false;
+};
+
+struct PendingInstance {
+    InstanceInput input;
+    ProvenanceInput file_provenance; // the file's provider block
+    std::optional<std::string> file_currency;
+};
+
+Provenance resolve(const ProvenanceInput& own, std::initializer_list<const ProvenanceInput*> outer) {
+    Provenance result;
+    result.notes = own.notes;
+    std::optional<std::string> source = own.source;
+    std::optional<Date> as_of = own.as_of;
+    std::optional<Confidence> confidence = own.confidence;
+    for (const ProvenanceInput* level : outer) {
+        source = source ? source : level->source;
+        as_of = as_of ? as_of : level->as_of;
+        confidence = confidence ? confidence : level->confidence;
+    }
+    result.source = source.value_or("");
+    result.as_of = as_of.value_or(Date{});
+    result.confidence = confidence.value_or(Confidence::high);
+    return result;
+}
+
+void merge_provider(std::map<std::string, ProviderState>& providers, const ProviderInput& input) {
+    auto [it, inserted] = providers.try_emplace(input.id);
+    ProviderState& state = it->second;
+    Provider& provider = state.provider;
+    if (inserted) {
+        provider.id = input.id;
+        provider.origin = input.origin;
+    }
+    if (input.name) {
+        provider.name = *input.name;
+    }
+    if (input.currency) {
+        provider.currency = *input.currency;
+        state.has_currency = true;
+    }
+    const ProvenanceInput& p = input.provenance;
+    state.provenance.source = p.source ? p.source : state.provenance.source;
+    state.provenance.as_of = p.as_of ? p.as_of : state.provenance.as_of;
+    state.provenance.confidence = p.confidence ? p.confidence : state.provenance.confidence;
+    for (const RegionInfo& region : input.regions) {
+        auto existing = std::find_if(provider.regions.begin(), provider.regions.end(),
+                                     [&](const RegionInfo& r) { return r.id == region.id; });
+        if (existing != provider.regions.end()) {
+            *existing = region;
+        } else {
+            provider.regions.push_back(region);
+        }
+    }
+}
+
+// Every provider needs these once all overlays are merged.
+void check_provider_complete(ProviderState& state, Diagnostics& diagnostics) {
+    Provider& provider = state.provider;
+    const auto missing = [&](std::string_view field) {
+        diagnostics.error(provider.origin, "missing-field",
+                          fmt::format("provider: '{}' has no '{}' in any file", provider.id, field),
+                          "a provider's first definition gives name, currency, source and as_of");
+    };
+    if (provider.name.empty()) {
+        missing("name");
+    }
+    if (!state.has_currency) {
+        missing("currency");
+    }
+    if (!state.provenance.source) {
+        missing("source");
+    }
+    if (!state.provenance.as_of) {
+        missing("as_of");
+    }
+    provider.provenance = resolve(state.provenance, {});
+}
+
+// Drops aliases that name another GPU, with an error for each.
+void check_aliases(std::vector<Gpu>& gpus, Diagnostics& diagnostics) {
+    std::map<std::string, std::string> owner; // lower-case name -> GPU id
+    for (const Gpu& gpu : gpus) {
+        owner.emplace(to_lower(gpu.id), gpu.id);
+    }
+    for (Gpu& gpu : gpus) {
+        std::erase_if(gpu.aliases, [&](const std::string& alias) {
+            const auto [it, inserted] = owner.emplace(to_lower(alias), gpu.id);
+            if (inserted || it->second == gpu.id) {
+                return false;
+            }
+            diagnostics.error(gpu.origin, "alias-conflict",
+                              fmt::format("gpus[{}].aliases: '{}' already names GPU '{}'", gpu.id,
+                                          alias, it->second),
+                              "remove the alias from one of the two GPUs");
+            return true;
+        });
+    }
+}
+
+// Resolves `gpu:` to a canonical id; false (with an error) if it does not name exactly one GPU.
+bool resolve_gpu(const Catalog& gpus, InstanceType& instance, Diagnostics& diagnostics) {
+    const std::string path = fmt::format("instances[{}].gpu", instance.id);
+    const auto matches = gpus.match_gpus(instance.gpu);
+    const Gpu* exact = gpus.find_gpu(instance.gpu);
+    if (exact == nullptr && matches.size() == 1 &&
+        (to_lower(matches[0]->id) == to_lower(instance.gpu) ||
+         std::any_of(matches[0]->aliases.begin(), matches[0]->aliases.end(),
+                     [&](const std::string& a) { return to_lower(a) == to_lower(instance.gpu); }))) {
+        exact = matches[0];
+    }
+    if (exact != nullptr) {
+        instance.gpu = exact->id;
+        return true;
+    }
+    std::vector<std::string> ids;
+    for (const Gpu* gpu : matches) {
+        ids.push_back(gpu->id);
+    }
+    if (matches.size() > 1) {
+        diagnostics.error(instance.gpu_pos, "ambiguous-gpu",
+                          fmt::format("{}: '{}' matches {} GPUs: {}", path, instance.gpu,
+                                      matches.size(), fmt::join(ids, ", ")),
+                          "name one GPU by its id");
+    } else if (matches.size() == 1) {
+        diagnostics.error(instance.gpu_pos, "unknown-gpu",
+                          fmt::format("{}: '{}' is not a GPU id or alias", path, instance.gpu),
+                          fmt::format("did you mean '{}'?", ids[0]));
+    } else {
+        diagnostics.error(instance.gpu_pos, "unknown-gpu",
+                          fmt::format("{}: no GPU is called '{}'", path, instance.gpu),
+                          did_you_mean(gpus.gpu_names_near(instance.gpu)) + " (gpuadvisor catalog list gpus)");
+    }
+    return false;
+}
+
+void check_prices(const InstanceType& instance, const Provider& provider, const PriceRow& row,
+                  Diagnostics& diagnostics) {
+    const std::string path = fmt::format("instances[{}].regions[{}]", instance.id, row.region);
+    if (!provider.regions.empty() &&
+        std::none_of(provider.regions.begin(), provider.regions.end(),
+                     [&](const RegionInfo& r) { return r.id == row.region; })) {
+        std::vector<std::string> known;
+        for (const RegionInfo& region : provider.regions) {
+            known.push_back(region.id);
+        }
+        std::string hint = did_you_mean(nearest_names(row.region, known));
+        diagnostics.warning(row.origin, "unknown-region",
+                            fmt::format("{}: '{}' is not one of {}'s regions", path, row.region,
+                                        provider.id),
+                            hint.empty() ? "add it to the provider's 'regions' list" : hint);
+    }
+    if (row.on_demand) {
+        const auto above = [&](Plan plan, std::int64_t price, std::string_view what) {
+            if (price > *row.on_demand) {
+                diagnostics.warning(row.origin, "price-above-on-demand",
+                                    fmt::format("{}: {} {} is above on-demand {}", path, what,
+                                                format_micros(price), format_micros(*row.on_demand)),
+                                    fmt::format("check the {} price and its unit", to_string(plan)));
+            }
+        };
+        for (const Plan plan : {Plan::spot, Plan::reserved_1y, Plan::reserved_3y}) {
+            if (const auto& price = row.price(plan)) {
+                above(plan, *price, to_string(plan));
+            }
+        }
+        if (row.subscription_monthly) {
+            // A month is 730 hours (8760 / 12).
+            above(Plan::subscription_monthly, *row.subscription_monthly / 730,
+                  "subscription_monthly / 730 h");
+        }
+    }
+    if (row.reserved_1y && row.reserved_3y && *row.reserved_3y > *row.reserved_1y) {
+        diagnostics.warning(row.origin, "reserved-order",
+                            fmt::format("{}: reserved_3y {} is above reserved_1y {}", path,
+                                        format_micros(*row.reserved_3y),
+                                        format_micros(*row.reserved_1y)),
+                            "a longer commitment is normally cheaper: check the two figures");
+    }
+}
+
+void check_dates(const SourcePos& pos, std::string_view path, Date as_of,
+                 const CheckOptions& options, Diagnostics& diagnostics) {
+    if (as_of > options.today) {
+        diagnostics.warning(pos, "future-date",
+                            fmt::format("{}: as_of {} is in the future", path, format_date(as_of)),
+                            "give the date the figure was published or checked");
+    }
+}
+
+void check_instance(const InstanceType& instance, const Provider& provider, const Gpu& gpu,
+                    const CheckOptions& options, Diagnostics& diagnostics) {
+    const std::string path = fmt::format("instances[{}]", instance.id);
+    if (instance.gpu_memory_gb) {
+        const double expected = instance.gpu_count * gpu.memory_gb;
+        if (std::abs(*instance.gpu_memory_gb - expected) > 0.1 * expected) {
+            diagnostics.warning(instance.origin, "gpu-memory-mismatch",
+                                fmt::format("{}: gpu_memory_gb {} disagrees with {} x {} ({} GB "
+                                            "each) = {} GB",
+                                            path, format_number(*instance.gpu_memory_gb),
+                                            format_number(instance.gpu_count), gpu.id,
+                                            format_number(gpu.memory_gb), format_number(expected)),
+                                "check the GPU model (SXM/PCIe, memory size) and the count");
+        }
+    }
+    check_dates(instance.origin, path, instance.provenance.as_of, options, diagnostics);
+    std::size_t stale = 0;
+    Date oldest = options.today;
+    for (const PriceRow& row : instance.regions) {
+        check_prices(instance, provider, row, diagnostics);
+        check_dates(row.origin, fmt::format("{}.regions[{}]", path, row.region),
+                    row.provenance.as_of, options, diagnostics);
+        if (options.max_age_days &&
+            options.today.days - row.provenance.as_of.days > *options.max_age_days) {
+            ++stale;
+            oldest = std::min(oldest, row.provenance.as_of);
+        }
+    }
+    if (stale > 0) {
+        diagnostics.warning(instance.origin, "stale-price",
+                            fmt::format("{}: {} of {} price rows are older than {} days (oldest "
+                                        "as_of {})",
+                                        path, stale, instance.regions.size(), *options.max_age_days,
+                                        format_date(oldest)),
+                            "refresh the prices from the provider's price list");
+    }
+}
+
+// A built catalog's entries, as if they had been decoded with every field given.
+ProvenanceInput as_input(const Provenance& provenance) {
+    return {provenance.source, provenance.as_of, provenance.confidence, provenance.notes, {}};
+}
+
+void seed_from_base(const Catalog& base, std::map<std::string, Gpu>& gpus,
+                    std::map<std::string, ProviderState>& providers,
+                    std::map<std::pair<std::string, std::string>, PendingInstance>& instances) {
+    for (const Gpu& gpu : base.gpus()) {
+        gpus.emplace(to_lower(gpu.id), gpu);
+    }
+    for (const Provider& provider : base.providers()) {
+        providers.emplace(provider.id,
+                          ProviderState{provider, as_input(provider.provenance), true});
+    }
+    for (const InstanceType& instance : base.instances()) {
+        PendingInstance pending;
+        pending.input.instance = instance; // rows already resolved, in instance.regions
+        pending.input.provenance = as_input(instance.provenance);
+        instances.emplace(std::pair{instance.provider, to_lower(instance.id)}, std::move(pending));
+    }
+}
+
+} // namespace
+
+Catalog merge_fragments(const Catalog* base, std::vector<CatalogFragment> fragments,
+                        const CheckOptions& options, Diagnostics& diagnostics) {
+    std::map<std::string, Gpu> gpus_by_id;
+    std::map<std::string, ProviderState> providers;
+    std::map<std::pair<std::string, std::string>, PendingInstance> instances;
+    if (base != nullptr) {
+        seed_from_base(*base, gpus_by_id, providers, instances);
+    }
+    for (CatalogFragment& fragment : fragments) {
+        for (GpuInput& input : fragment.gpus) {
+            gpus_by_id.insert_or_assign(to_lower(input.gpu.id), std::move(input.gpu));
+        }
+        if (fragment.provider) {
+            merge_provider(providers, *fragment.provider);
+        }
+        for (InstanceInput& input : fragment.instances) {
+            input.instance.provider = fragment.provider ? fragment.provider->id : std::string();
+            const auto key = std::pair{input.instance.provider, to_lower(input.instance.id)};
+            instances.insert_or_assign(
+                key, PendingInstance{std::move(input),
+                                     fragment.provider ? fragment.provider->provenance
+                                                       : ProvenanceInput{},
+                                     fragment.provider ? fragment.provider->currency
+                                                       : std::nullopt});
+        }
+    }
+    std::vector<Gpu> gpus;
+    for (auto& [id, gpu] : gpus_by_id) {
+        check_dates(gpu.origin, fmt::format("gpus[{}]", gpu.id), gpu.provenance.as_of, options,
+                    diagnostics);
+        gpus.push_back(std::move(gpu));
+    }
+    check_aliases(gpus, diagnostics);
+    const Catalog gpu_index(gpus, {}, {});
+    std::vector<Provider> provider_list;
+    for (auto& [id, state] : providers) {
+        check_provider_complete(state, diagnostics);
+    }
+    std::vector<InstanceType> instance_list;
+    for (auto& [key, pending] : instances) {
+        if (key.first.empty()) {
+            continue; // reported: a file with instances but no provider
+        }
+        const ProviderState& state = providers.at(key.first);
+        InstanceType instance = std::move(pending.input.instance);
+        instance.provenance =
+            resolve(pending.input.provenance, {&pending.file_provenance, &state.provenance});
+        for (PriceRowInput& row_input : pending.input.rows) {
+            PriceRow row = std::move(row_input.row);
+            row.currency = row_input.currency.value_or(
+                pending.file_currency.value_or(state.provider.currency));
+            row.provenance = resolve(row_input.provenance, {&pending.input.provenance,
+                                                            &pending.file_provenance,
+                                                            &state.provenance});
+            instance.regions.push_back(std::move(row));
+        }
+        if (!resolve_gpu(gpu_index, instance, diagnostics)) {
+            continue;
+        }
+        check_instance(instance, state.provider, *gpu_index.find_gpu(instance.gpu), options,
+                       diagnostics);
+        instance_list.push_back(std::move(instance));
+    }
+    for (auto& [id, state] : providers) {
+        provider_list.push_back(std::move(state.provider));
+    }
+    return Catalog(std::move(gpus), std::move(provider_list), std::move(instance_list));
+}
+
+} // namespace gpuadvisor

@@ -1,0 +1,382 @@
+#include "catalog_decode.hpp"
+
+#include "schema.hpp"
+
+#include <algorithm>
+#include <array>
+#include <fmt/format.h>
+#include <set>
+
+namespace gpuadvisor {
+
+namespace {
+
+constexpr std::array<std::string_view, 4> k_top_fields{"schema_version", "gpus", "provider",
+                                                       "instances"};
+constexpr std::array<std::string_view, 26> k_gpu_fields{
+    "id",          "aliases",          "vendor",          "architecture",
+    "form_factor", "memory_gb",        "memory_type",     "memory_bandwidth_gb_per_s",
+    "fp64_tflops", "fp64_tensor_tflops", "fp32_tflops",   "tf32_tflops",
+    "fp16_tflops", "bf16_tflops",      "fp8_tflops",      "int8_tops",
+    "tdp_w",       "nvlink_gb_per_s",  "pcie_gen",        "mig_max_instances",
+    "logical_devices", "vgpu_profiles_gb", "source",      "as_of",
+    "confidence",  "notes"};
+constexpr std::array<std::string_view, 7> k_provider_fields{"id",     "name",       "currency",
+                                                            "source", "as_of",      "confidence",
+                                                            "regions"};
+constexpr std::array<std::string_view, 3> k_region_fields{"id", "name", "country"};
+constexpr std::array<std::string_view, 16> k_instance_fields{
+    "id",          "family",   "gpu",    "gpu_count",        "gpu_memory_gb", "vcpus",
+    "memory_gb",   "network_gbps", "rdma", "nvlink",         "local_storage_gb",
+    "source",      "as_of",    "confidence", "notes",        "regions"};
+constexpr std::array<std::string_view, 12> k_row_fields{
+    "region",      "on_demand", "spot",     "reserved_1y", "reserved_3y", "subscription_monthly",
+    "spot_interruption", "currency", "source", "as_of",   "confidence",  "notes"};
+
+constexpr std::array<std::string_view, 3> k_vendors{"nvidia", "amd", "intel"};
+constexpr std::array<std::string_view, 4> k_form_factors{"sxm", "pcie", "oam", "nvl"};
+constexpr std::array<std::string_view, 3> k_confidences{"high", "medium", "low"};
+
+constexpr Range k_tflops{0, true, 100000};
+constexpr Range k_positive_tflops{0, false, 100000};
+
+// Names an entry in paths by its id where it has a valid one, else by its index.
+std::string entry_path(std::string_view list, std::size_t index, const YamlNode& entry,
+                       std::string_view id_key) {
+    if (entry.kind == YamlNode::Kind::mapping) {
+        const YamlNode* id = entry.find(id_key);
+        if (id != nullptr && id->is_scalar() && !id->text.empty() && id->text.size() <= 64 &&
+            id->text.find_first_of(" \t[]") == std::string::npos) {
+            return fmt::format("{}[{}]", list, id->text);
+        }
+    }
+    return fmt::format("{}[{}]", list, index);
+}
+
+class Decoder {
+  public:
+    Decoder(const std::string& file, Diagnostics& diagnostics) : m_read(file, diagnostics) {}
+
+    CatalogFragment decode(const YamlNode& root);
+
+  private:
+    std::size_t errors() { return m_read.diagnostics().error_count(); }
+    bool schema_version(const YamlNode& root);
+    ProvenanceInput provenance(const YamlNode& map, std::string_view path, bool required);
+    std::optional<GpuInput> gpu(const YamlNode& node, const std::string& path);
+    std::optional<ProviderInput> provider(const YamlNode& node);
+    std::optional<InstanceInput> instance(const YamlNode& node, const std::string& path);
+    std::optional<PriceRowInput> price_row(const YamlNode& node, const std::string& path);
+    std::optional<std::string> currency(const YamlNode& map, std::string_view path);
+    void check_unique(const std::vector<std::pair<std::string, SourcePos>>& ids,
+                      std::string_view what);
+
+    FieldReader m_read;
+};
+
+bool Decoder::schema_version(const YamlNode& root) {
+    const YamlNode* version = root.find("schema_version");
+    if (version == nullptr) {
+        m_read.diagnostics().error(m_read.pos(root), "schema-version",
+                                   "the file has no 'schema_version'",
+                                   "start the file with 'schema_version: 1'");
+        return false;
+    }
+    if (!version->is_scalar() || !version->plain || version->text != "1") {
+        m_read.diagnostics().error(
+            m_read.pos(*version), "schema-version",
+            fmt::format("schema_version {} is not supported",
+                        version->is_scalar() ? "'" + version->text + "'" : "(not a number)"),
+            "this gpuadvisor reads schema_version 1; a newer file needs a newer gpuadvisor");
+        return false;
+    }
+    return true;
+}
+
+ProvenanceInput Decoder::provenance(const YamlNode& map, std::string_view path, bool required) {
+    const Need need = required ? Need::required : Need::optional;
+    ProvenanceInput result;
+    result.source = m_read.text(map, "source", path, need);
+    result.as_of = m_read.date(map, "as_of", path, need);
+    if (const YamlNode* as_of = map.find("as_of")) {
+        result.as_of_pos = m_read.pos(*as_of);
+    }
+    if (const auto confidence = m_read.one_of(map, "confidence", path, Need::optional,
+                                              k_confidences)) {
+        result.confidence = parse_confidence(*confidence);
+    }
+    result.notes = m_read.text(map, "notes", path, Need::optional).value_or("");
+    if (result.source && result.source->empty()) {
+        m_read.diagnostics().error(m_read.pos(*map.find("source")), "bad-value",
+                                   fmt::format("{}: the source is empty", join_path(path, "source")),
+                                   "name the datasheet or price list, with its URL");
+    }
+    return result;
+}
+
+std::optional<std::string> Decoder::currency(const YamlNode& map, std::string_view path) {
+    auto code = m_read.text(map, "currency", path, Need::optional);
+    if (code && (code->size() != 3 ||
+                 code->find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ") != std::string::npos)) {
+        m_read.diagnostics().error(m_read.pos(*map.find("currency")), "bad-value",
+                                   fmt::format("{}: '{}' is not a currency code",
+                                               join_path(path, "currency"), *code),
+                                   "write an ISO 4217 code such as USD or CNY");
+        return std::nullopt;
+    }
+    return code;
+}
+
+std::optional<GpuInput> Decoder::gpu(const YamlNode& node, const std::string& path) {
+    const std::size_t before = errors();
+    if (!m_read.mapping(node, path, "a GPU", k_gpu_fields)) {
+        return std::nullopt;
+    }
+    GpuInput input;
+    Gpu& gpu = input.gpu;
+    gpu.origin = m_read.pos(node);
+    gpu.id = m_read.id(node, "id", path, Need::required).value_or("");
+    if (const auto* aliases = m_read.list(node, "aliases", path, Need::optional)) {
+        for (const YamlNode& alias : *aliases) {
+            if (alias.is_scalar() && m_read.is_valid_id(alias.text)) {
+                gpu.aliases.push_back(alias.text);
+            } else {
+                m_read.diagnostics().error(m_read.pos(alias), "bad-value",
+                                           fmt::format("{}.aliases: not a valid name", path),
+                                           "names are 1-128 characters from A-Z a-z 0-9 . _ - + /");
+            }
+        }
+    }
+    gpu.vendor = m_read.one_of(node, "vendor", path, Need::required, k_vendors).value_or("");
+    gpu.architecture = m_read.text(node, "architecture", path, Need::required).value_or("");
+    gpu.form_factor =
+        m_read.one_of(node, "form_factor", path, Need::required, k_form_factors).value_or("");
+    gpu.memory_gb = m_read.number(node, "memory_gb", path, Need::required, {0, false, 2000}).value_or(0);
+    gpu.memory_type = m_read.text(node, "memory_type", path, Need::optional).value_or("");
+    gpu.memory_bandwidth_gb_per_s =
+        m_read.number(node, "memory_bandwidth_gb_per_s", path, Need::required, {0, false, 100000})
+            .value_or(0);
+    gpu.fp64_tflops = m_read.number(node, "fp64_tflops", path, Need::required, k_tflops).value_or(0);
+    gpu.fp64_tensor_tflops = m_read.number(node, "fp64_tensor_tflops", path, Need::optional, k_positive_tflops);
+    gpu.fp32_tflops = m_read.number(node, "fp32_tflops", path, Need::required, k_positive_tflops).value_or(0);
+    gpu.tf32_tflops = m_read.number(node, "tf32_tflops", path, Need::optional, k_positive_tflops);
+    gpu.fp16_tflops = m_read.number(node, "fp16_tflops", path, Need::optional, k_positive_tflops);
+    gpu.bf16_tflops = m_read.number(node, "bf16_tflops", path, Need::optional, k_positive_tflops);
+    gpu.fp8_tflops = m_read.number(node, "fp8_tflops", path, Need::optional, k_positive_tflops);
+    gpu.int8_tops = m_read.number(node, "int8_tops", path, Need::optional, k_positive_tflops);
+    gpu.tdp_w = m_read.number(node, "tdp_w", path, Need::optional, {0, false, 5000});
+    gpu.nvlink_gb_per_s =
+        m_read.number(node, "nvlink_gb_per_s", path, Need::optional, {0, true, 100000}).value_or(0);
+    gpu.pcie_gen = m_read.whole(node, "pcie_gen", path, Need::optional, {1, true, 7});
+    gpu.mig_max_instances =
+        m_read.whole(node, "mig_max_instances", path, Need::optional, {0, true, 64}).value_or(0);
+    gpu.logical_devices =
+        m_read.whole(node, "logical_devices", path, Need::optional, {1, true, 16}).value_or(1);
+    if (const auto* profiles = m_read.list(node, "vgpu_profiles_gb", path, Need::optional)) {
+        const Range profile_range{0, false, gpu.memory_gb > 0 ? gpu.memory_gb : 2000};
+        for (const YamlNode& profile : *profiles) {
+            if (const auto size = m_read.number_node(profile, path + ".vgpu_profiles_gb", profile_range)) {
+                gpu.vgpu_profiles_gb.push_back(*size);
+            }
+        }
+    }
+    input.provenance = provenance(node, path, true);
+    if (errors() != before) {
+        return std::nullopt;
+    }
+    gpu.provenance = {*input.provenance.source, *input.provenance.as_of,
+                      input.provenance.confidence.value_or(Confidence::high), input.provenance.notes};
+    return input;
+}
+
+std::optional<ProviderInput> Decoder::provider(const YamlNode& node) {
+    const std::size_t before = errors();
+    const std::string path = "provider";
+    if (!m_read.mapping(node, path, "the provider", k_provider_fields)) {
+        return std::nullopt;
+    }
+    ProviderInput input;
+    input.origin = m_read.pos(node);
+    input.id = m_read.id(node, "id", path, Need::required).value_or("");
+    input.name = m_read.text(node, "name", path, Need::optional);
+    input.currency = currency(node, path);
+    input.provenance = provenance(node, path, false);
+    std::vector<std::pair<std::string, SourcePos>> region_ids;
+    if (const auto* regions = m_read.list(node, "regions", path, Need::optional)) {
+        for (std::size_t i = 0; i < regions->size(); ++i) {
+            const YamlNode& region = (*regions)[i];
+            const std::string region_path = entry_path("provider.regions", i, region, "id");
+            if (!m_read.mapping(region, region_path, "a region", k_region_fields)) {
+                continue;
+            }
+            RegionInfo info;
+            info.id = m_read.id(region, "id", region_path, Need::required).value_or("");
+            info.name = m_read.text(region, "name", region_path, Need::optional).value_or("");
+            info.country = m_read.text(region, "country", region_path, Need::optional).value_or("");
+            if (!info.country.empty() &&
+                (info.country.size() != 2 ||
+                 info.country.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ") != std::string::npos)) {
+                m_read.diagnostics().error(m_read.pos(*region.find("country")), "bad-value",
+                                           fmt::format("{}.country: '{}' is not a country code",
+                                                       region_path, info.country),
+                                           "write an ISO 3166 alpha-2 code such as US, CN, SG");
+            }
+            region_ids.emplace_back(info.id, m_read.pos(region));
+            input.regions.push_back(std::move(info));
+        }
+    }
+    check_unique(region_ids, "region");
+    if (errors() != before) {
+        return std::nullopt;
+    }
+    return input;
+}
+
+std::optional<PriceRowInput> Decoder::price_row(const YamlNode& node, const std::string& path) {
+    const std::size_t before = errors();
+    if (!m_read.mapping(node, path, "a price row", k_row_fields)) {
+        return std::nullopt;
+    }
+    PriceRowInput input;
+    PriceRow& row = input.row;
+    row.origin = m_read.pos(node);
+    row.region = m_read.id(node, "region", path, Need::required).value_or("");
+    row.on_demand = m_read.money(node, "on_demand", path);
+    row.spot = m_read.money(node, "spot", path);
+    row.reserved_1y = m_read.money(node, "reserved_1y", path);
+    row.reserved_3y = m_read.money(node, "reserved_3y", path);
+    row.subscription_monthly = m_read.money(node, "subscription_monthly", path);
+    row.spot_interruption = m_read.text(node, "spot_interruption", path, Need::optional).value_or("");
+    input.currency = currency(node, path);
+    input.provenance = provenance(node, path, false);
+    if (errors() != before) {
+        return std::nullopt;
+    }
+    const bool any_price = std::any_of(std::begin(k_all_plans), std::end(k_all_plans),
+                                       [&](Plan plan) { return row.price(plan).has_value(); });
+    if (!any_price) {
+        m_read.diagnostics().error(row.origin, "no-price", fmt::format("{}: no price given", path),
+                                   "give at least one of on_demand, spot, reserved_1y, "
+                                   "reserved_3y, subscription_monthly");
+        return std::nullopt;
+    }
+    return input;
+}
+
+std::optional<InstanceInput> Decoder::instance(const YamlNode& node, const std::string& path) {
+    const std::size_t before = errors();
+    if (!m_read.mapping(node, path, "an instance type", k_instance_fields)) {
+        return std::nullopt;
+    }
+    InstanceInput input;
+    InstanceType& instance = input.instance;
+    instance.origin = m_read.pos(node);
+    instance.id = m_read.id(node, "id", path, Need::required).value_or("");
+    instance.family = m_read.text(node, "family", path, Need::required).value_or("");
+    instance.gpu = m_read.id(node, "gpu", path, Need::required).value_or("");
+    if (const YamlNode* gpu = node.find("gpu")) {
+        instance.gpu_pos = m_read.pos(*gpu);
+    }
+    instance.gpu_count = m_read.number(node, "gpu_count", path, Need::required, {0, false, 64}).value_or(0);
+    if (instance.gpu_count > 1 && instance.gpu_count != static_cast<int>(instance.gpu_count)) {
+        m_read.diagnostics().error(m_read.pos(*node.find("gpu_count")), "out-of-range",
+                                   fmt::format("{}.gpu_count: {} is not a whole number of GPUs",
+                                               path, format_number(instance.gpu_count)),
+                                   "only a vGPU slice (below 1) may be fractional");
+    }
+    instance.gpu_memory_gb = m_read.number(node, "gpu_memory_gb", path, Need::optional, {0, false, 100000});
+    instance.vcpus = m_read.whole(node, "vcpus", path, Need::required, {1, true, 4096}).value_or(0);
+    instance.memory_gb = m_read.number(node, "memory_gb", path, Need::required, {0, false, 100000}).value_or(0);
+    instance.network_gbps = m_read.number(node, "network_gbps", path, Need::required, {0, false, 100000}).value_or(0);
+    instance.rdma = m_read.boolean(node, "rdma", path, Need::required).value_or(false);
+    instance.nvlink = m_read.boolean(node, "nvlink", path, Need::required).value_or(false);
+    instance.local_storage_gb =
+        m_read.number(node, "local_storage_gb", path, Need::optional, {0, true, 10000000}).value_or(0);
+    input.provenance = provenance(node, path, false);
+    std::vector<std::pair<std::string, SourcePos>> regions;
+    if (const auto* rows = m_read.list(node, "regions", path, Need::required)) {
+        for (std::size_t i = 0; i < rows->size(); ++i) {
+            const std::string row_path = entry_path(path + ".regions", i, (*rows)[i], "region");
+            if (auto row = price_row((*rows)[i], row_path)) {
+                regions.emplace_back(row->row.region, row->row.origin);
+                input.rows.push_back(std::move(*row));
+            }
+        }
+    }
+    check_unique(regions, "price row for region");
+    if (errors() != before) {
+        return std::nullopt;
+    }
+    return input;
+}
+
+void Decoder::check_unique(const std::vector<std::pair<std::string, SourcePos>>& ids,
+                           std::string_view what) {
+    std::map<std::string, SourcePos> seen;
+    for (const auto& [id, pos] : ids) {
+        const auto [it, inserted] = seen.emplace(to_lower(id), pos);
+        if (!inserted && !id.empty()) {
+            m_read.diagnostics().error(pos, "duplicate-id",
+                                       fmt::format("a second {} '{}' in this file (the first is at "
+                                                   "line {})",
+                                                   what, id, it->second.line),
+                                       "keep one; ids are compared ignoring case");
+        }
+    }
+}
+
+CatalogFragment Decoder::decode(const YamlNode& root) {
+    CatalogFragment fragment;
+    fragment.file = m_read.file();
+    if (root.kind == YamlNode::Kind::null) {
+        m_read.diagnostics().error(m_read.pos(root), "schema-version", "the file is empty",
+                                   "a catalog file starts with 'schema_version: 1'");
+        return fragment;
+    }
+    if (!m_read.mapping(root, "", "a catalog file", k_top_fields) || !schema_version(root)) {
+        return fragment;
+    }
+    std::vector<std::pair<std::string, SourcePos>> ids;
+    if (const auto* gpus = m_read.list(root, "gpus", "", Need::optional)) {
+        for (std::size_t i = 0; i < gpus->size(); ++i) {
+            if (auto gpu = this->gpu((*gpus)[i], entry_path("gpus", i, (*gpus)[i], "id"))) {
+                ids.emplace_back(gpu->gpu.id, gpu->gpu.origin);
+                fragment.gpus.push_back(std::move(*gpu));
+            }
+        }
+    }
+    check_unique(ids, "GPU");
+    if (const YamlNode* provider = m_read.value(root, "provider", "", Need::optional)) {
+        fragment.provider = this->provider(*provider);
+    }
+    const auto* instances = m_read.list(root, "instances", "", Need::optional);
+    if (instances != nullptr && !instances->empty() && root.find("provider") == nullptr) {
+        m_read.diagnostics().error(m_read.pos(root), "missing-field",
+                                   "the file has instances but no 'provider'",
+                                   "add 'provider: {id: aws}' (or the provider they belong to)");
+    }
+    ids.clear();
+    if (instances != nullptr) {
+        for (std::size_t i = 0; i < instances->size(); ++i) {
+            const std::string path = entry_path("instances", i, (*instances)[i], "id");
+            if (auto instance = this->instance((*instances)[i], path)) {
+                ids.emplace_back(instance->instance.id, instance->instance.origin);
+                fragment.instances.push_back(std::move(*instance));
+            }
+        }
+    }
+    check_unique(ids, "instance type");
+    return fragment;
+}
+
+} // namespace
+
+CatalogFragment decode_catalog(const YamlDocument& document, Diagnostics& diagnostics) {
+    if (!document.root) {
+        return CatalogFragment{document.file, {}, std::nullopt, {}};
+    }
+    Decoder decoder(document.file, diagnostics);
+    return decoder.decode(*document.root);
+}
+
+} // namespace gpuadvisor

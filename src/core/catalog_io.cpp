@@ -1,0 +1,87 @@
+#include "gpuadvisor/catalog_io.hpp"
+
+#include "catalog_checks.hpp"
+#include "catalog_decode.hpp"
+#include "yaml_reader.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+namespace gpuadvisor {
+
+namespace {
+
+bool is_yaml_name(const std::filesystem::path& path) {
+    const std::string extension = path.extension().string();
+    return extension == ".yaml" || extension == ".yml";
+}
+
+// The files a path names: itself, or a folder's *.yaml and *.yml in name order.
+std::vector<std::string> expand_path(const std::string& path, Diagnostics& diagnostics) {
+    std::error_code error;
+    if (!std::filesystem::is_directory(path, error)) {
+        return {path};
+    }
+    std::vector<std::string> files;
+    for (const auto& entry : std::filesystem::directory_iterator(path, error)) {
+        std::error_code entry_error;
+        if (entry.is_regular_file(entry_error) && is_yaml_name(entry.path())) {
+            files.push_back(entry.path().string());
+        }
+    }
+    if (error) {
+        diagnostics.error({path, 0, 0}, "io", "cannot list the folder: " + error.message());
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+void load_text(const std::string& name, std::string_view text, const LoadLimits& limits,
+               std::vector<CatalogFragment>& fragments, Diagnostics& diagnostics) {
+    const YamlDocument document = parse_yaml(name, text, limits, diagnostics);
+    fragments.push_back(decode_catalog(document, diagnostics));
+}
+
+CatalogLoad finish(const Catalog* base, std::vector<CatalogFragment> fragments,
+                   std::vector<std::string> files, Diagnostics diagnostics,
+                   const CheckOptions& checks) {
+    CatalogLoad load;
+    load.catalog = merge_fragments(base, std::move(fragments), checks, diagnostics);
+    diagnostics.sort();
+    load.diagnostics = std::move(diagnostics);
+    load.files = std::move(files);
+    return load;
+}
+
+} // namespace
+
+CatalogLoad load_catalog_over(const Catalog* base, const std::vector<std::string>& paths,
+                              const CheckOptions& checks, const LoadLimits& limits) {
+    Diagnostics diagnostics;
+    std::vector<CatalogFragment> fragments;
+    std::vector<std::string> files;
+    for (const std::string& path : paths) {
+        for (const std::string& file : expand_path(path, diagnostics)) {
+            files.push_back(file);
+            if (const auto text = read_file_capped(file, limits, diagnostics)) {
+                load_text(file, *text, limits, fragments, diagnostics);
+            }
+        }
+    }
+    return finish(base, std::move(fragments), std::move(files), std::move(diagnostics), checks);
+}
+
+CatalogLoad load_catalog_texts(std::span<const NamedText> texts, const CheckOptions& checks,
+                               const LoadLimits& limits, const Catalog* base) {
+    Diagnostics diagnostics;
+    std::vector<CatalogFragment> fragments;
+    std::vector<std::string> files;
+    for (const NamedText& text : texts) {
+        files.push_back(text.name);
+        load_text(text.name, text.text, limits, fragments, diagnostics);
+    }
+    return finish(base, std::move(fragments), std::move(files), std::move(diagnostics), checks);
+}
+
+} // namespace gpuadvisor

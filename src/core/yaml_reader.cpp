@@ -1,0 +1,402 @@
+#include "yaml_reader.hpp"
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/exceptions.h>
+#include <yaml-cpp/mark.h>
+#include <yaml-cpp/parser.h>
+
+#include <cstdio>
+#include <fmt/format.h>
+#include <sstream>
+#include <sys/stat.h>
+#include <unordered_set>
+
+namespace gpuadvisor {
+
+const YamlNode* YamlNode::find(std::string_view key) const {
+    for (const auto& [k, v] : entries) {
+        if (k.text == key) {
+            return &v;
+        }
+    }
+    return nullptr;
+}
+
+std::string_view to_string(YamlNode::Kind kind) {
+    switch (kind) {
+    case YamlNode::Kind::null:
+        return "null";
+    case YamlNode::Kind::scalar:
+        return "scalar";
+    case YamlNode::Kind::sequence:
+        return "list";
+    case YamlNode::Kind::mapping:
+        return "mapping";
+    }
+    return "?";
+}
+
+std::optional<std::string> read_file_capped(const std::string& path, const LoadLimits& limits,
+                                            Diagnostics& diagnostics) {
+    const SourcePos pos{path, 0, 0};
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0) {
+        diagnostics.error(pos, "io", "cannot read the file: it does not exist or is not readable");
+        return std::nullopt;
+    }
+    if (!S_ISREG(info.st_mode)) {
+        diagnostics.error(pos, "io", "not a regular file (a folder, device or pipe)",
+                          "name a .yaml file, or a folder of them with --catalog");
+        return std::nullopt;
+    }
+    const auto too_big = [&] {
+        diagnostics.error(pos, "io",
+                          fmt::format("the file is larger than the limit of {} MiB",
+                                      limits.max_file_bytes >> 20),
+                          "split it into several files");
+    };
+    if (static_cast<std::uintmax_t>(info.st_size) > limits.max_file_bytes) {
+        too_big();
+        return std::nullopt;
+    }
+    std::FILE* file = std::fopen(path.c_str(), "rb");
+    if (file == nullptr) {
+        diagnostics.error(pos, "io", "cannot open the file for reading");
+        return std::nullopt;
+    }
+    std::string bytes;
+    char buffer[1 << 16];
+    std::size_t got = 0;
+    while ((got = std::fread(buffer, 1, sizeof buffer, file)) > 0) {
+        bytes.append(buffer, got);
+        if (bytes.size() > limits.max_file_bytes) {
+            break;
+        }
+    }
+    const bool failed = std::ferror(file) != 0;
+    std::fclose(file);
+    if (failed) {
+        diagnostics.error(pos, "io", "reading the file failed");
+        return std::nullopt;
+    }
+    if (bytes.size() > limits.max_file_bytes) {
+        too_big();
+        return std::nullopt;
+    }
+    return bytes;
+}
+
+namespace {
+
+// Length of the UTF-8 sequence starting at text[i], or 0 if invalid.
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char lead = byte(i);
+    std::size_t length = 0;
+    std::uint32_t min_code = 0;
+    std::uint32_t code = 0;
+    if (lead < 0x80) {
+        return 1;
+    }
+    if ((lead & 0xE0) == 0xC0) {
+        length = 2, min_code = 0x80, code = lead & 0x1Fu;
+    } else if ((lead & 0xF0) == 0xE0) {
+        length = 3, min_code = 0x800, code = lead & 0x0Fu;
+    } else if ((lead & 0xF8) == 0xF0) {
+        length = 4, min_code = 0x10000, code = lead & 0x07u;
+    } else {
+        return 0;
+    }
+    if (i + length > text.size()) {
+        return 0;
+    }
+    for (std::size_t k = 1; k < length; ++k) {
+        if ((byte(i + k) & 0xC0) != 0x80) {
+            return 0;
+        }
+        code = (code << 6) | (byte(i + k) & 0x3Fu);
+    }
+    const bool surrogate = code >= 0xD800 && code <= 0xDFFF;
+    if (code < min_code || code > 0x10FFFF || surrogate) {
+        return 0;
+    }
+    return length;
+}
+
+// Checks the bytes before any parsing. Returns the text without a BOM, or nullopt.
+std::optional<std::string_view> check_bytes(const std::string& file, std::string_view text,
+                                            Diagnostics& diagnostics) {
+    if (text.starts_with("\xFF\xFE") || text.starts_with("\xFE\xFF")) {
+        diagnostics.error({file, 1, 1}, "encoding", "the file is UTF-16; gpuadvisor reads UTF-8",
+                          "convert it: iconv -f UTF-16 -t UTF-8");
+        return std::nullopt;
+    }
+    if (text.starts_with("\xEF\xBB\xBF")) {
+        text.remove_prefix(3);
+    }
+    std::uint32_t line = 1;
+    std::uint32_t column = 1;
+    for (std::size_t i = 0; i < text.size();) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        const SourcePos pos{file, line, column};
+        if (byte == '\n') {
+            ++line, column = 1, ++i;
+            continue;
+        }
+        if (byte == '\r') {
+            if (i + 1 >= text.size() || text[i + 1] != '\n') {
+                diagnostics.error(pos, "encoding", "a line ends with a bare CR",
+                                  "save the file with LF (or CRLF) line endings");
+                return std::nullopt;
+            }
+            ++i;
+            continue;
+        }
+        if ((byte < 0x20 && byte != '\t') || byte == 0x7F) {
+            diagnostics.error(pos, "encoding",
+                              fmt::format("control byte 0x{:02X} in the text", byte),
+                              "the file may be binary, or corrupted");
+            return std::nullopt;
+        }
+        const std::size_t length = utf8_sequence_length(text, i);
+        if (length == 0) {
+            diagnostics.error(pos, "encoding",
+                              fmt::format("invalid UTF-8 (byte 0x{:02X})", byte),
+                              "save the file as UTF-8 (it may be Latin-1)");
+            return std::nullopt;
+        }
+        i += length;
+        ++column;
+    }
+    return text;
+}
+
+// Thrown by the handler to stop yaml-cpp at the first refused construct.
+struct Refusal {
+    Diagnostic diagnostic;
+};
+
+class TreeBuilder final : public YAML::EventHandler {
+  public:
+    TreeBuilder(std::string file, const LoadLimits& limits)
+        : m_file(std::move(file)), m_limits(limits) {}
+
+    std::optional<YamlNode> take_root() { return std::move(m_root); }
+    int documents() const { return m_documents; }
+
+    void OnDocumentStart(const YAML::Mark& mark) override {
+        if (++m_documents > 1) {
+            refuse(mark, "yaml-feature", "a second YAML document starts here",
+                   "a gpuadvisor file holds one document: remove '---' and what follows, or "
+                   "split the file");
+        }
+    }
+    void OnDocumentEnd() override {}
+
+    void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+        check_anchor(mark, anchor);
+        YamlNode node = make(mark, YamlNode::Kind::null);
+        complete(std::move(node));
+    }
+    void OnAlias(const YAML::Mark& mark, YAML::anchor_t /*anchor*/) override {
+        refuse(mark, "yaml-feature", "aliases (*name) are not supported",
+               "write the value out in full");
+    }
+    void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                  const std::string& value) override {
+        check_anchor(mark, anchor);
+        check_tag(mark, tag, true);
+        if (value.size() > m_limits.max_scalar_bytes) {
+            refuse(mark, "limit",
+                   fmt::format("a value of {} bytes; the limit is {} bytes", value.size(),
+                               m_limits.max_scalar_bytes),
+                   "");
+        }
+        YamlNode node = make(mark, YamlNode::Kind::scalar);
+        node.plain = tag == "?";
+        node.text = value;
+        complete(std::move(node));
+    }
+    void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                         YAML::EmitterStyle::value /*style*/) override {
+        open(mark, tag, anchor, YamlNode::Kind::sequence);
+    }
+    void OnSequenceEnd() override { close(); }
+    void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                    YAML::EmitterStyle::value /*style*/) override {
+        open(mark, tag, anchor, YamlNode::Kind::mapping);
+    }
+    void OnMapEnd() override { close(); }
+    void OnAnchor(const YAML::Mark& mark, const std::string& /*name*/) override {
+        check_anchor(mark, 1);
+    }
+
+  private:
+    struct Frame {
+        YamlNode node;
+        std::optional<YamlNode> pending_key;
+        std::unordered_set<std::string> keys; // filled once a mapping grows past a few keys
+    };
+
+    [[noreturn]] void refuse(const YAML::Mark& mark, std::string code, std::string message,
+                             std::string hint) {
+        throw Refusal{{position(mark), Severity::error, std::move(code), std::move(message),
+                       std::move(hint)}};
+    }
+    SourcePos position(const YAML::Mark& mark) const {
+        return {m_file, static_cast<std::uint32_t>(mark.line + 1),
+                static_cast<std::uint32_t>(mark.column + 1)};
+    }
+    YamlNode make(const YAML::Mark& mark, YamlNode::Kind kind) {
+        if (++m_nodes > m_limits.max_nodes) {
+            refuse(mark, "limit", fmt::format("more than {} values in one file", m_limits.max_nodes),
+                   "split the file");
+        }
+        YamlNode node;
+        node.kind = kind;
+        node.line = static_cast<std::uint32_t>(mark.line + 1);
+        node.column = static_cast<std::uint32_t>(mark.column + 1);
+        return node;
+    }
+    void check_anchor(const YAML::Mark& mark, YAML::anchor_t anchor) {
+        if (anchor != 0) {
+            refuse(mark, "yaml-feature", "anchors (&name) are not supported",
+                   "write each value out in full");
+        }
+    }
+    void check_tag(const YAML::Mark& mark, const std::string& tag, bool scalar) {
+        const bool untagged = tag == "?" || (scalar && tag == "!");
+        if (!untagged) {
+            refuse(mark, "yaml-feature", fmt::format("tags ({}) are not supported", tag),
+                   "remove the tag; values are typed by their field");
+        }
+    }
+    void open(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+              YamlNode::Kind kind) {
+        check_anchor(mark, anchor);
+        check_tag(mark, tag, false);
+        if (m_stack.size() >= m_limits.max_depth) {
+            refuse(mark, "limit",
+                   fmt::format("nesting deeper than {} levels", m_limits.max_depth), "");
+        }
+        m_stack.push_back(Frame{make(mark, kind), std::nullopt, {}});
+    }
+    void close() {
+        Frame frame = std::move(m_stack.back());
+        m_stack.pop_back();
+        complete(std::move(frame.node));
+    }
+    void add_key(Frame& frame, YamlNode key) {
+        const YAML::Mark mark = to_mark(key);
+        if (key.kind != YamlNode::Kind::scalar) {
+            refuse(mark, "wrong-type", "a mapping key must be a plain name",
+                   "keys are field names such as 'memory_gb'");
+        }
+        if (key.plain && key.text == "<<") {
+            refuse(mark, "yaml-feature", "merge keys (<<) are not supported",
+                   "write the fields out in full");
+        }
+        const YamlNode* earlier = nullptr;
+        auto& entries = frame.node.entries;
+        if (entries.size() < 8) {
+            for (const auto& [k, v] : entries) {
+                if (k.text == key.text) {
+                    earlier = &k;
+                }
+            }
+        } else {
+            if (frame.keys.empty()) {
+                for (const auto& [k, v] : entries) {
+                    frame.keys.insert(k.text);
+                }
+            }
+            if (!frame.keys.insert(key.text).second) {
+                earlier = &find_key(entries, key.text);
+            }
+        }
+        if (earlier != nullptr) {
+            refuse(mark, "duplicate-key",
+                   fmt::format("'{}' is given twice in this mapping (first at line {}, column {})",
+                               key.text, earlier->line, earlier->column),
+                   "keep one of them");
+        }
+        frame.pending_key = std::move(key);
+    }
+    static const YamlNode& find_key(const std::vector<std::pair<YamlNode, YamlNode>>& entries,
+                                    const std::string& text) {
+        for (const auto& [k, v] : entries) {
+            if (k.text == text) {
+                return k;
+            }
+        }
+        return entries.front().first;
+    }
+    static YAML::Mark to_mark(const YamlNode& node) {
+        YAML::Mark mark = YAML::Mark::null_mark();
+        mark.line = static_cast<int>(node.line) - 1;
+        mark.column = static_cast<int>(node.column) - 1;
+        return mark;
+    }
+    void complete(YamlNode node) {
+        if (m_stack.empty()) {
+            m_root = std::move(node);
+            return;
+        }
+        Frame& parent = m_stack.back();
+        if (parent.node.kind == YamlNode::Kind::sequence) {
+            parent.node.items.push_back(std::move(node));
+        } else if (!parent.pending_key) {
+            add_key(parent, std::move(node));
+        } else {
+            parent.node.entries.emplace_back(std::move(*parent.pending_key), std::move(node));
+            parent.pending_key.reset();
+        }
+    }
+
+    std::string m_file;
+    const LoadLimits& m_limits;
+    std::vector<Frame> m_stack;
+    std::optional<YamlNode> m_root;
+    std::size_t m_nodes = 0;
+    int m_documents = 0;
+};
+
+} // namespace
+
+YamlDocument parse_yaml(std::string file, std::string_view text, const LoadLimits& limits,
+                        Diagnostics& diagnostics) {
+    YamlDocument document{file, std::nullopt};
+    const auto body = check_bytes(file, text, diagnostics);
+    if (!body) {
+        return document;
+    }
+    std::istringstream stream{std::string(*body)};
+    TreeBuilder builder(file, limits);
+    try {
+        YAML::Parser parser(stream);
+        if (!parser.HandleNextDocument(builder)) {
+            // Empty or comment-only: an empty document.
+            document.root = YamlNode{};
+            document.root->line = 1;
+            document.root->column = 1;
+            return document;
+        }
+        parser.HandleNextDocument(builder); // a second document is refused by the handler
+        document.root = builder.take_root();
+        if (!document.root) {
+            document.root = YamlNode{};
+        }
+    } catch (const Refusal& refusal) {
+        diagnostics.add(refusal.diagnostic);
+    } catch (const YAML::Exception& error) {
+        const SourcePos pos{file, static_cast<std::uint32_t>(error.mark.line + 1),
+                            static_cast<std::uint32_t>(error.mark.column + 1)};
+        diagnostics.error(error.mark.is_null() ? SourcePos{file, 0, 0} : pos, "syntax", error.msg,
+                          "check the indentation and quoting here, or just before");
+    } catch (const std::exception& error) {
+        diagnostics.error({file, 0, 0}, "io", fmt::format("could not parse: {}", error.what()));
+    }
+    return document;
+}
+
+} // namespace gpuadvisor

@@ -1,0 +1,49 @@
+// The one way gpuadvisor reads a YAML file: capped read, byte checks, yaml-cpp's event
+// parser into a small positioned tree, with anchors, aliases, tags, merge keys, extra
+// documents and duplicate keys refused (RELIABILITY.md). Never throws.
+#pragma once
+
+#include "gpuadvisor/catalog_io.hpp"
+#include "gpuadvisor/diagnostic.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace gpuadvisor {
+
+struct YamlNode {
+    enum class Kind { null, scalar, sequence, mapping };
+
+    Kind kind = Kind::null;
+    std::uint32_t line = 0; // 1-based
+    std::uint32_t column = 0;
+    bool plain = true;      // scalar written without quotes or block style
+    std::string text;       // scalar value
+    std::vector<YamlNode> items; // sequence items
+    std::vector<std::pair<YamlNode, YamlNode>> entries; // mapping key -> value
+
+    const YamlNode* find(std::string_view key) const;
+    bool is_scalar() const { return kind == Kind::scalar; }
+};
+
+std::string_view to_string(YamlNode::Kind kind);
+
+struct YamlDocument {
+    std::string file;
+    std::optional<YamlNode> root; // nullopt when the file could not be read
+};
+
+// Reads a file from disk with the size cap; diagnostics on failure.
+std::optional<std::string> read_file_capped(const std::string& path, const LoadLimits& limits,
+                                            Diagnostics& diagnostics);
+
+// Parses text that came from `file`. On any error, root is nullopt and the error is added.
+YamlDocument parse_yaml(std::string file, std::string_view text, const LoadLimits& limits,
+                        Diagnostics& diagnostics);
+
+} // namespace gpuadvisor
