@@ -48,6 +48,9 @@ CatalogLoad load_catalog(const CatalogSources& sources, const CheckOptions& chec
 CatalogLoad load_catalog_over(const Catalog* base, const std::vector<std::string>& paths,
                               const CheckOptions& checks = {}, const LoadLimits& limits = {});
 
+// The files paths name: a file itself, a folder's *.yaml and *.yml in name order.
+std::vector<std::string> list_catalog_files(const std::vector<std::string>& paths);
+
 // A file already in memory: its name for diagnostics, and its bytes.
 struct NamedText {
     std::string name;

@@ -4,6 +4,7 @@
 #include "exit_status.hpp"
 #include "output.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <memory>
 #include <ostream>
@@ -18,16 +19,31 @@ struct Options {
     bool strict = false;
 };
 
-int run(const Options& options, const GlobalOptions& global, Io& io) {
-    CatalogSources sources = catalog_sources(global);
-    if (!options.paths.empty()) {
-        // The named files, layered on the built-in catalog so their references resolve.
-        sources.paths = options.paths;
+Diagnostics only_files(const Diagnostics& all, const std::vector<std::string>& files) {
+    Diagnostics kept;
+    for (const Diagnostic& diagnostic : all.items()) {
+        if (std::find(files.begin(), files.end(), diagnostic.pos.file) != files.end()) {
+            kept.add(diagnostic);
+        }
     }
+    return kept;
+}
+
+int run(const Options& options, const GlobalOptions& global, Io& io) {
+    // Named files are laid over the active catalog (so their references resolve), and only
+    // their own diagnostics are reported.
+    CatalogSources sources = catalog_sources(global);
+    sources.paths.insert(sources.paths.end(), options.paths.begin(), options.paths.end());
     CheckOptions checks;
     checks.max_age_days = options.max_age_days;
     const CatalogLoad load = load_catalog(sources, checks);
-    const Diagnostics& diagnostics = load.diagnostics;
+    const Diagnostics diagnostics =
+        options.paths.empty() ? load.diagnostics
+                              : only_files(load.diagnostics, list_catalog_files(options.paths));
+    std::vector<std::string> files = load.files;
+    if (!options.paths.empty()) {
+        files = list_catalog_files(options.paths);
+    }
     const std::size_t errors =
         diagnostics.error_count() + (options.strict ? diagnostics.warning_count() : 0);
     const bool valid = errors == 0;
@@ -38,7 +54,7 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
         document["errors"] = diagnostics.error_count();
         document["warnings"] = diagnostics.warning_count();
         document["strict"] = options.strict;
-        document["files"] = load.files;
+        document["files"] = files;
         document["diagnostics"] = Json::array();
         for (const Diagnostic& diagnostic : diagnostics.items()) {
             document["diagnostics"].push_back(diagnostic_json(diagnostic));
@@ -48,7 +64,7 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
         const Catalog& catalog = load.catalog;
         io.out << fmt::format("{}: {} file(s), {} GPUs, {} instance types, {} offers; {} "
                               "error(s), {} warning(s){}\n",
-                              valid ? "valid" : "invalid", load.files.size(), catalog.gpus().size(),
+                              valid ? "valid" : "invalid", files.size(), catalog.gpus().size(),
                               catalog.instances().size(), catalog.offers().size(),
                               diagnostics.error_count(), diagnostics.warning_count(),
                               options.strict && diagnostics.warning_count() > 0

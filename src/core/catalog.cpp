@@ -155,7 +155,17 @@ std::vector<std::string> Catalog::gpu_names_near(std::string_view name) const {
         names.push_back(gpu.id);
         names.insert(names.end(), gpu.aliases.begin(), gpu.aliases.end());
     }
-    return nearest_names(name, names);
+    auto near = nearest_names(name, names);
+    // A misspelt family name ("A10O") suggests the family's ids ("A100-40GB", ...).
+    const std::size_t limit = std::max<std::size_t>(1, name.size() / 3);
+    for (const Gpu& gpu : m_gpus) {
+        const std::string_view family = std::string_view(gpu.id).substr(0, gpu.id.find('-'));
+        if (family != gpu.id && near.size() < 6 && edit_distance(name, family) <= limit &&
+            std::find(near.begin(), near.end(), gpu.id) == near.end()) {
+            near.push_back(gpu.id);
+        }
+    }
+    return near;
 }
 
 std::vector<std::string> Catalog::instance_names_near(std::string_view name) const {

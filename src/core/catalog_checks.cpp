@@ -114,6 +114,10 @@ void check_aliases(std::vector<Gpu>& gpus, Diagnostics& diagnostics) {
     }
 }
 
+std::string hint_or(std::string hint, std::string fallback) {
+    return hint.empty() ? std::move(fallback) : std::move(hint);
+}
+
 // Resolves `gpu:` to a canonical id; false (with an error) if it does not name exactly one GPU.
 bool resolve_gpu(const Catalog& gpus, InstanceType& instance, Diagnostics& diagnostics) {
     const std::string path = fmt::format("instances[{}].gpu", instance.id);
@@ -145,7 +149,8 @@ bool resolve_gpu(const Catalog& gpus, InstanceType& instance, Diagnostics& diagn
     } else {
         diagnostics.error(instance.gpu_pos, "unknown-gpu",
                           fmt::format("{}: no GPU is called '{}'", path, instance.gpu),
-                          did_you_mean(gpus.gpu_names_near(instance.gpu)) + " (gpuadvisor catalog list gpus)");
+                          hint_or(did_you_mean(gpus.gpu_names_near(instance.gpu)),
+                                  "see 'gpuadvisor catalog list gpus'"));
     }
     return false;
 }

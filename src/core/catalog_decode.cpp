@@ -21,9 +21,8 @@ constexpr std::array<std::string_view, 26> k_gpu_fields{
     "tdp_w",       "nvlink_gb_per_s",  "pcie_gen",        "mig_max_instances",
     "logical_devices", "vgpu_profiles_gb", "source",      "as_of",
     "confidence",  "notes"};
-constexpr std::array<std::string_view, 7> k_provider_fields{"id",     "name",       "currency",
-                                                            "source", "as_of",      "confidence",
-                                                            "regions"};
+constexpr std::array<std::string_view, 8> k_provider_fields{
+    "id", "name", "currency", "source", "as_of", "confidence", "notes", "regions"};
 constexpr std::array<std::string_view, 3> k_region_fields{"id", "name", "country"};
 constexpr std::array<std::string_view, 16> k_instance_fields{
     "id",          "family",   "gpu",    "gpu_count",        "gpu_memory_gb", "vcpus",

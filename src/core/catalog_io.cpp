@@ -56,6 +56,16 @@ CatalogLoad finish(const Catalog* base, std::vector<CatalogFragment> fragments,
 
 } // namespace
 
+std::vector<std::string> list_catalog_files(const std::vector<std::string>& paths) {
+    Diagnostics ignored;
+    std::vector<std::string> files;
+    for (const std::string& path : paths) {
+        const auto expanded = expand_path(path, ignored);
+        files.insert(files.end(), expanded.begin(), expanded.end());
+    }
+    return files;
+}
+
 CatalogLoad load_catalog_over(const Catalog* base, const std::vector<std::string>& paths,
                               const CheckOptions& checks, const LoadLimits& limits) {
     Diagnostics diagnostics;

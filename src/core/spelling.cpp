@@ -39,7 +39,12 @@ std::vector<std::string> nearest_names(std::string_view word,
     const std::size_t limit = std::max<std::size_t>(1, word.size() / 3);
     std::vector<std::pair<std::size_t, std::size_t>> scored; // distance, index
     for (std::size_t i = 0; i < candidates.size(); ++i) {
-        const std::size_t distance = edit_distance(word, candidates[i]);
+        const std::string_view candidate = candidates[i];
+        const std::string_view shorter = word.size() < candidate.size() ? word : candidate;
+        const std::string_view longer = word.size() < candidate.size() ? candidate : word;
+        // A misspelling that keeps the whole of a known name as its start ("on_demand_prce").
+        const bool prefix = shorter.size() >= 4 && to_lower(longer).starts_with(to_lower(shorter));
+        const std::size_t distance = prefix ? limit : edit_distance(word, candidate);
         if (distance <= limit) {
             scored.emplace_back(distance, i);
         }

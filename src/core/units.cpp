@@ -204,8 +204,10 @@ std::string format_number(double value) {
     if (!std::isfinite(value)) {
         return "null";
     }
-    std::array<char, 64> buffer{};
-    const auto [ptr, ec] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+    std::array<char, 400> buffer{};
+    // Shortest round-trip digits, never in exponent form (100000, not 1e+05).
+    const auto [ptr, ec] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value,
+                                         std::chars_format::fixed);
     return ec == std::errc{} ? std::string(buffer.data(), ptr) : std::string("null");
 }
 

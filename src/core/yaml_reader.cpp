@@ -51,8 +51,10 @@ std::optional<std::string> read_file_capped(const std::string& path, const LoadL
     }
     const auto too_big = [&] {
         diagnostics.error(pos, "io",
-                          fmt::format("the file is larger than the limit of {} MiB",
-                                      limits.max_file_bytes >> 20),
+                          fmt::format("the file is larger than the limit of {}",
+                                      limits.max_file_bytes >= (1u << 20)
+                                          ? fmt::format("{} MiB", limits.max_file_bytes >> 20)
+                                          : fmt::format("{} bytes", limits.max_file_bytes)),
                           "split it into several files");
     };
     if (static_cast<std::uintmax_t>(info.st_size) > limits.max_file_bytes) {
@@ -178,13 +180,22 @@ struct Refusal {
 
 class TreeBuilder final : public YAML::EventHandler {
   public:
-    TreeBuilder(std::string file, const LoadLimits& limits)
-        : m_file(std::move(file)), m_limits(limits) {}
+    TreeBuilder(std::string file, std::string_view text, const LoadLimits& limits)
+        : m_file(std::move(file)), m_text(text), m_limits(limits) {}
 
     std::optional<YamlNode> take_root() { return std::move(m_root); }
     int documents() const { return m_documents; }
 
     void OnDocumentStart(const YAML::Mark& mark) override {
+        if (m_documents == 1 && mark.pos == m_first_document_pos) {
+            // yaml-cpp made no progress (a lone ',' and the like): LoadAll would loop forever.
+            const auto at = static_cast<std::size_t>(mark.pos);
+            refuse(mark, "syntax",
+                   at < m_text.size() ? fmt::format("unexpected '{}'", m_text[at])
+                                      : std::string("unexpected end of the file"),
+                   "a catalog file is a mapping that starts with 'schema_version: 1'");
+        }
+        m_first_document_pos = m_documents == 0 ? mark.pos : m_first_document_pos;
         if (++m_documents > 1) {
             refuse(mark, "yaml-feature", "a second YAML document starts here",
                    "a gpuadvisor file holds one document: remove '---' and what follows, or "
@@ -211,6 +222,9 @@ class TreeBuilder final : public YAML::EventHandler {
                    fmt::format("a value of {} bytes; the limit is {} bytes", value.size(),
                                m_limits.max_scalar_bytes),
                    "");
+        }
+        if (tag != "?") {
+            check_quote_closed(mark);
         }
         YamlNode node = make(mark, YamlNode::Kind::scalar);
         node.plain = tag == "?";
@@ -257,6 +271,27 @@ class TreeBuilder final : public YAML::EventHandler {
         node.line = static_cast<std::uint32_t>(mark.line + 1);
         node.column = static_cast<std::uint32_t>(mark.column + 1);
         return node;
+    }
+    // yaml-cpp 0.7 ends an unclosed quoted string at the end of the file without an error.
+    void check_quote_closed(const YAML::Mark& mark) {
+        const auto start = static_cast<std::size_t>(mark.pos);
+        if (mark.pos < 0 || start >= m_text.size() || (m_text[start] != '"' && m_text[start] != '\'')) {
+            return;
+        }
+        const char quote = m_text[start];
+        for (std::size_t i = start + 1; i < m_text.size(); ++i) {
+            if (quote == '"' && m_text[i] == '\\') {
+                ++i;
+            } else if (m_text[i] == quote) {
+                if (quote == '\'' && i + 1 < m_text.size() && m_text[i + 1] == '\'') {
+                    ++i; // '' is an escaped quote
+                } else {
+                    return;
+                }
+            }
+        }
+        refuse(mark, "syntax", "this quoted string is never closed",
+               fmt::format("add the closing {}", quote));
     }
     void check_anchor(const YAML::Mark& mark, YAML::anchor_t anchor) {
         if (anchor != 0) {
@@ -354,11 +389,13 @@ class TreeBuilder final : public YAML::EventHandler {
     }
 
     std::string m_file;
+    std::string_view m_text;
     const LoadLimits& m_limits;
     std::vector<Frame> m_stack;
     std::optional<YamlNode> m_root;
     std::size_t m_nodes = 0;
     int m_documents = 0;
+    int m_first_document_pos = -1;
 };
 
 } // namespace
@@ -371,7 +408,7 @@ YamlDocument parse_yaml(std::string file, std::string_view text, const LoadLimit
         return document;
     }
     std::istringstream stream{std::string(*body)};
-    TreeBuilder builder(file, limits);
+    TreeBuilder builder(file, *body, limits);
     try {
         YAML::Parser parser(stream);
         if (!parser.HandleNextDocument(builder)) {
@@ -391,8 +428,13 @@ YamlDocument parse_yaml(std::string file, std::string_view text, const LoadLimit
     } catch (const YAML::Exception& error) {
         const SourcePos pos{file, static_cast<std::uint32_t>(error.mark.line + 1),
                             static_cast<std::uint32_t>(error.mark.column + 1)};
-        diagnostics.error(error.mark.is_null() ? SourcePos{file, 0, 0} : pos, "syntax", error.msg,
-                          "check the indentation and quoting here, or just before");
+        if (error.msg == YAML::ErrorMsg::UNKNOWN_ANCHOR) {
+            diagnostics.error(pos, "yaml-feature", "aliases (*name) are not supported",
+                              "write the value out in full");
+        } else {
+            diagnostics.error(error.mark.is_null() ? SourcePos{file, 0, 0} : pos, "syntax",
+                              error.msg, "check the indentation and quoting here, or just before");
+        }
     } catch (const std::exception& error) {
         diagnostics.error({file, 0, 0}, "io", fmt::format("could not parse: {}", error.what()));
     }

@@ -1,0 +1,161 @@
+// The catalog: GPU name matching, overlays, inheritance, and the compiled built-in catalog.
+#include "catalog_binary.hpp"
+#include "gpuadvisor/spelling.hpp"
+#include "test_helpers.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace gpuadvisor;
+
+namespace {
+
+std::vector<std::string> ids(const std::vector<const Gpu*>& gpus) {
+    std::vector<std::string> result;
+    for (const Gpu* gpu : gpus) {
+        result.push_back(gpu->id);
+    }
+    return result;
+}
+
+const InstanceType& instance(const Catalog& catalog, const std::string& id) {
+    const auto found = catalog.match_instances(id);
+    REQUIRE(found.size() == 1);
+    return *found[0];
+}
+
+} // namespace
+
+TEST_CASE("GPU names: ids and aliases give one GPU, a family name gives all its variants") {
+    const Catalog& catalog = test::test_catalog();
+    CHECK(ids(catalog.match_gpus("A100-40GB")) == std::vector<std::string>{"A100-40GB"});
+    CHECK(ids(catalog.match_gpus("a100-sxm4-80gb")) == std::vector<std::string>{"A100-80GB"});
+    CHECK(ids(catalog.match_gpus("A100")) ==
+          std::vector<std::string>{"A100-40GB", "A100-80GB"});
+    CHECK(ids(catalog.match_gpus("tesla-t4")) == std::vector<std::string>{"T4"});
+    CHECK(catalog.match_gpus("A10").empty()); // not a dash-prefix of A100-...
+    CHECK(catalog.match_gpus("").empty());
+}
+
+TEST_CASE("did-you-mean finds near names") {
+    CHECK(nearest_names("on_demand_prce", {"on_demand", "spot", "region"}) ==
+          std::vector<std::string>{"on_demand"});
+    CHECK(edit_distance("us-east1", "us-east-1") == 1);
+    CHECK(did_you_mean({"a", "b", "c"}) == "did you mean 'a', 'b' or 'c'?");
+    CHECK(did_you_mean({}).empty());
+}
+
+TEST_CASE("the test catalog loads clean, with instance ids resolved to canonical GPUs") {
+    const auto load = load_catalog_over(nullptr, {test::fixture("catalog")}, test::fixed_checks());
+    CHECK(test::describe(load.diagnostics).empty());
+    CHECK(instance(load.catalog, "small.1x").gpu == "T4"); // written as the alias Tesla-T4
+    CHECK(load.catalog.offers().size() == 5);
+}
+
+TEST_CASE("price rows inherit currency and provenance from their instance and provider") {
+    const InstanceType& yun = instance(test::test_catalog(), "yun.t4");
+    REQUIRE(yun.regions.size() == 2);
+    const PriceRow& international = yun.regions[0]; // sorted: ap-southeast-1 first
+    CHECK(international.region == "ap-southeast-1");
+    CHECK(international.currency == "USD");
+    CHECK(international.provenance.confidence == Confidence::low);
+    CHECK(international.provenance.source == "test fixture");
+    const PriceRow& shanghai = yun.regions[1];
+    CHECK(shanghai.currency == "CNY");
+    CHECK(shanghai.subscription_monthly == 1'500'000'000);
+    CHECK(format_date(shanghai.provenance.as_of) == "2025-01-01");
+}
+
+TEST_CASE("an overlay replaces an instance whole and updates its provider's fields") {
+    const auto load = test::load_text(R"(schema_version: 1
+provider:
+  id: testcloud
+  source: "negotiated 2025"
+instances:
+  - id: big.8x
+    family: big
+    gpu: A100-80GB
+    gpu_count: 8
+    vcpus: 96
+    memory_gb: 1152
+    network_gbps: 400
+    rdma: true
+    nvlink: true
+    regions:
+      - region: us-east-1
+        on_demand: 28.5
+)");
+    CHECK(test::describe(load.diagnostics).empty());
+    const InstanceType& big = instance(load.catalog, "big.8x");
+    CHECK(big.gpu == "A100-80GB");
+    REQUIRE(big.regions.size() == 1);
+    CHECK(big.regions[0].on_demand == 28'500'000);
+    CHECK(big.regions[0].currency == "USD"); // the provider's, from the base catalog
+    CHECK(big.provenance.source == "negotiated 2025");
+    CHECK(load.catalog.find_provider("testcloud")->name == "Test Cloud");
+    CHECK(instance(load.catalog, "small.1x").regions.size() == 1); // untouched
+}
+
+TEST_CASE("a new provider must be complete once merged") {
+    const auto load = test::load_text("schema_version: 1\nprovider: {id: newcloud}\n");
+    CHECK(test::describe(load.diagnostics).find("'newcloud' has no 'name' in any file") !=
+          std::string::npos);
+    CHECK(load.diagnostics.error_count() == 4);
+}
+
+TEST_CASE("a GPU overlay replaces the GPU whole") {
+    const auto load = test::load_text(R"(schema_version: 1
+gpus:
+  - id: T4
+    vendor: nvidia
+    architecture: turing
+    form_factor: pcie
+    memory_gb: 16
+    memory_bandwidth_gb_per_s: 320
+    fp64_tflops: 0.25
+    fp32_tflops: 8.1
+    source: "corrected"
+    as_of: 2025-01-01
+)");
+    CHECK(test::describe(load.diagnostics).empty());
+    const Gpu* t4 = load.catalog.find_gpu("T4");
+    REQUIRE(t4);
+    CHECK(t4->memory_bandwidth_gb_per_s == 320);
+    CHECK(t4->aliases.empty());
+    CHECK_FALSE(t4->fp16_tflops.has_value());
+}
+
+TEST_CASE("the binary form round-trips and detects corruption") {
+    const Catalog& catalog = test::test_catalog();
+    const std::string bytes = serialize_catalog(catalog);
+    const auto back = deserialize_catalog(bytes);
+    REQUIRE(back);
+    CHECK(back->gpus() == catalog.gpus());
+    CHECK(back->providers() == catalog.providers());
+    CHECK(back->instances() == catalog.instances());
+    std::string corrupt = bytes;
+    corrupt[corrupt.size() / 2] ^= 0x5A;
+    CHECK_FALSE(deserialize_catalog(corrupt));
+    CHECK_FALSE(deserialize_catalog(bytes.substr(0, bytes.size() - 3)));
+    CHECK_FALSE(deserialize_catalog("GPUADVC1"));
+    CHECK_FALSE(deserialize_catalog(""));
+}
+
+TEST_CASE("the compiled built-in catalog equals data/ loaded through the slow path") {
+    const auto slow = load_catalog_over(nullptr, {std::string(GPUADVISOR_DATA) + "/catalog/gpus.yaml",
+                                                  std::string(GPUADVISOR_DATA) + "/catalog/providers"});
+    REQUIRE_FALSE(slow.diagnostics.has_errors());
+    const Catalog& builtin = builtin_catalog();
+    CHECK(builtin.gpus().size() == slow.catalog.gpus().size());
+    CHECK(builtin.instances().size() == slow.catalog.instances().size());
+    // Positions name the source files the same way the build did: compare all but origins.
+    auto strip = [](std::vector<InstanceType> list) {
+        for (auto& i : list) {
+            i.origin = i.gpu_pos = {};
+            for (auto& row : i.regions) {
+                row.origin = {};
+            }
+        }
+        return list;
+    };
+    CHECK(strip(builtin.instances()) == strip(slow.catalog.instances()));
+}

@@ -1,0 +1,78 @@
+#include "gpuadvisor/date.hpp"
+#include "gpuadvisor/units.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace gpuadvisor;
+
+TEST_CASE("money parses exactly to micro-units") {
+    CHECK(parse_money_micros("32.7726") == 32'772'600);
+    CHECK(parse_money_micros("0.526") == 526'000);
+    CHECK(parse_money_micros("16676") == 16'676'000'000);
+    CHECK(parse_money_micros("0.0000005") == 0);  // half to even: 0 stays
+    CHECK(parse_money_micros("0.0000015") == 2);  // half to even: 1 -> 2
+    CHECK(parse_money_micros("0.00000151") == 2); // above half rounds up
+    CHECK(parse_money_micros("40.96575") == 40'965'750);
+}
+
+TEST_CASE("money refuses anything but a plain decimal") {
+    for (const char* text : {"", "-1", "+1", "1e3", "01.5", "1.", ".5", "1,5", "1 ", "0x10",
+                             "nan", "inf", "1234567890123"}) {
+        INFO(text);
+        CHECK_FALSE(parse_money_micros(text).has_value());
+    }
+}
+
+TEST_CASE("money formats exactly and trims zeros past the minimum") {
+    CHECK(format_micros(32'772'600) == "32.7726");
+    CHECK(format_micros(1'500'000) == "1.50");
+    CHECK(format_micros(16'676'000'000, 0) == "16676");
+    CHECK(format_micros(-1'250'000) == "-1.25");
+    CHECK(format_micros(1) == "0.000001");
+}
+
+TEST_CASE("strict numbers follow the data-file grammar") {
+    CHECK(parse_strict_number("19.5") == 19.5);
+    CHECK(parse_strict_number("-3") == -3.0);
+    CHECK(parse_strict_number("1e3") == 1000.0);
+    CHECK(parse_strict_number("0.25") == 0.25);
+    for (const char* text : {"010", "0x10", ".5", "5.", "1e999", "nan", ".nan", ".inf", "+1",
+                             "1_000", "80GB", "1,5", ""}) {
+        INFO(text);
+        CHECK_FALSE(parse_strict_number(text).has_value());
+    }
+}
+
+TEST_CASE("quantities on the command line take SI suffixes") {
+    CHECK(parse_quantity("7B", QuantityKind::count).value == 7e9);
+    CHECK(parse_quantity("1.5T", QuantityKind::count).value == 1.5e12);
+    CHECK(parse_quantity("80GB", QuantityKind::bytes).value == 80.0);
+    CHECK(parse_quantity("80", QuantityKind::bytes).value == 80.0);
+    CHECK(parse_quantity("30d", QuantityKind::duration_hours).value == 720.0);
+    CHECK(parse_quantity("12h", QuantityKind::duration_hours).value == 12.0);
+    CHECK(parse_quantity("2w", QuantityKind::duration_hours).value == 336.0);
+    const auto bad = parse_quantity("7Q", QuantityKind::count);
+    CHECK_FALSE(bad.value.has_value());
+    CHECK(bad.error == "unknown unit 'Q' in '7Q'; expected a number, optionally with K, M, B or "
+                       "T (e.g. 7B, 1.5T)");
+    CHECK_FALSE(parse_quantity("-5", QuantityKind::count).value.has_value());
+    CHECK_FALSE(parse_quantity("nan", QuantityKind::count).value.has_value());
+}
+
+TEST_CASE("numbers print without locale or exponent") {
+    CHECK(format_number(19.5) == "19.5");
+    CHECK(format_number(100000) == "100000");
+    CHECK(format_number(0.1667) == "0.1667");
+}
+
+TEST_CASE("dates are ISO calendar dates") {
+    const auto date = parse_date("2025-06-01");
+    REQUIRE(date);
+    CHECK(format_date(*date) == "2025-06-01");
+    CHECK(parse_date("1970-01-02")->days == 1);
+    for (const char* text : {"2024-02-30", "2025-6-1", "2025/06/01", "20250601", "2025-13-01"}) {
+        INFO(text);
+        CHECK_FALSE(parse_date(text).has_value());
+    }
+    CHECK(parse_date("2024-02-29").has_value());
+}
