@@ -28,7 +28,8 @@ int main(int argc, char** argv) {
         << "#include <string_view>\n\nnamespace gpuadvisor {\nnamespace {\n"
         << "alignas(8) constexpr unsigned char k_bytes[] = {";
     for (std::size_t i = 0; i < bytes.size(); ++i) {
-        out << (i % 24 == 0 ? "\n    " : "") << static_cast<unsigned>(static_cast<unsigned char>(bytes[i])) << ',';
+        out << (i % 24 == 0 ? "\n    " : "")
+            << static_cast<unsigned>(static_cast<unsigned char>(bytes[i])) << ',';
     }
     out << "\n};\n} // namespace\n\nstd::string_view builtin_catalog_bytes() {\n"
         << "    return {reinterpret_cast<const char*>(k_bytes), sizeof k_bytes};\n}\n\n"

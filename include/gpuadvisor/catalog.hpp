@@ -81,8 +81,8 @@ struct Provider {
 
 enum class Plan { on_demand, spot, reserved_1y, reserved_3y, subscription_monthly };
 std::string_view to_string(Plan plan);
-inline constexpr Plan k_all_plans[] = {Plan::on_demand, Plan::spot, Plan::reserved_1y,
-                                       Plan::reserved_3y, Plan::subscription_monthly};
+inline constexpr Plan k_all_plans[] = {
+    Plan::on_demand, Plan::spot, Plan::reserved_1y, Plan::reserved_3y, Plan::subscription_monthly};
 
 // One region's prices of one instance type. Hourly plans are per instance-hour;
 // subscription_monthly is per instance-month. Absent: the plan is not sold there.
@@ -132,7 +132,8 @@ struct Offer {
 class Catalog {
   public:
     Catalog() = default;
-    Catalog(std::vector<Gpu> gpus, std::vector<Provider> providers,
+    Catalog(std::vector<Gpu> gpus,
+            std::vector<Provider> providers,
             std::vector<InstanceType> instances);
 
     // Sorted: GPUs by id; providers by id; instances by provider, family, GPU count, id.

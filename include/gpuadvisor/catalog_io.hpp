@@ -35,18 +35,21 @@ struct CheckOptions {
 };
 
 struct CatalogLoad {
-    Catalog catalog;            // built from the entries that decoded without error
-    Diagnostics diagnostics;    // every problem, sorted
+    Catalog catalog;                // built from the entries that decoded without error
+    Diagnostics diagnostics;        // every problem, sorted
     std::vector<std::string> files; // every file read, in order
 };
 
 // Reads, decodes, merges and checks. Never throws on bad input.
-CatalogLoad load_catalog(const CatalogSources& sources, const CheckOptions& checks = {},
+CatalogLoad load_catalog(const CatalogSources& sources,
+                         const CheckOptions& checks = {},
                          const LoadLimits& limits = {});
 
 // The same, over an explicit base catalog (nullptr: none) instead of the built-in one.
-CatalogLoad load_catalog_over(const Catalog* base, const std::vector<std::string>& paths,
-                              const CheckOptions& checks = {}, const LoadLimits& limits = {});
+CatalogLoad load_catalog_over(const Catalog* base,
+                              const std::vector<std::string>& paths,
+                              const CheckOptions& checks = {},
+                              const LoadLimits& limits = {});
 
 // The files paths name: a file itself, a folder's *.yaml and *.yml in name order.
 std::vector<std::string> list_catalog_files(const std::vector<std::string>& paths);
@@ -58,7 +61,9 @@ struct NamedText {
 };
 
 // The same pipeline over texts in overlay order (for tests, fuzzing, the built-in catalog).
-CatalogLoad load_catalog_texts(std::span<const NamedText> texts, const CheckOptions& checks = {},
-                               const LoadLimits& limits = {}, const Catalog* base = nullptr);
+CatalogLoad load_catalog_texts(std::span<const NamedText> texts,
+                               const CheckOptions& checks = {},
+                               const LoadLimits& limits = {},
+                               const Catalog* base = nullptr);
 
 } // namespace gpuadvisor

@@ -40,8 +40,8 @@ class Diagnostics {
 
     void add(Diagnostic diagnostic);
     void error(const SourcePos& pos, std::string code, std::string message, std::string hint = {});
-    void warning(const SourcePos& pos, std::string code, std::string message,
-                 std::string hint = {});
+    void
+    warning(const SourcePos& pos, std::string code, std::string message, std::string hint = {});
     void append(const Diagnostics& other);
 
     const std::vector<Diagnostic>& items() const { return m_items; }

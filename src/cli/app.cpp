@@ -3,9 +3,10 @@
 #include "exit_status.hpp"
 #include "output.hpp"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <cstdlib>
-#include <fmt/format.h>
 #include <iostream>
 #include <unistd.h>
 
@@ -21,21 +22,24 @@ constexpr std::string_view k_footer = R"(Examples:
   gpuadvisor catalog show p4d.24xlarge
   gpuadvisor catalog validate my-prices.yaml --strict
 
+Environment: GPUADVISOR_CATALOG=path:path adds catalogs as --catalog does (before
+them); NO_COLOR turns colour off.
 Exit codes: 0 ok, 1 negative answer (validate found errors), 2 usage error,
 3 input file error, 4 internal error. Docs: docs/cli.md)";
 
 void add_global_options(CLI::App& app, GlobalOptions& global) {
-    app.add_option("--catalog", global.catalogs,
-                   "Add a catalog YAML file or folder on top of the built-in one (repeatable; "
-                   "also GPUADVISOR_CATALOG=path:path)")
+    app.add_option("--catalog",
+                   global.catalogs,
+                   "Add a catalog file or folder over the built-in one (repeatable)")
         ->type_name("PATH");
-    app.add_flag("--no-default-catalog", global.no_default_catalog,
+    app.add_flag("--no-default-catalog",
+                 global.no_default_catalog,
                  "Start from an empty catalog (only --catalog files)");
-    app.add_option("-o,--format", global.format, "Output format")
-        ->check(CLI::IsMember({"table", "json", "csv", "markdown"}))
+    app.add_option("-o,--format", global.format, "Output format (default: table)")
+        ->check(one_of({"table", "json", "csv", "markdown"}))
         ->type_name("table|json|csv|markdown");
     app.add_option("--color", global.color, "Colour on a terminal; NO_COLOR is honoured")
-        ->check(CLI::IsMember({"auto", "always", "never"}))
+        ->check(one_of({"auto", "always", "never"}))
         ->type_name("auto|always|never");
     app.add_flag("-q,--quiet", global.quiet, "No notes on stderr");
 }
@@ -51,6 +55,20 @@ bool use_color(const GlobalOptions& global) {
     return ::isatty(STDOUT_FILENO) == 1 && term != nullptr && std::string_view(term) != "dumb";
 }
 
+// "gpuadvisor catalog list": the innermost command the arguments reached, for help hints.
+std::string deepest_command(const CLI::App& app) {
+    std::string path = app.get_name();
+    const CLI::App* current = &app;
+    while (true) {
+        const auto parsed = current->get_subcommands();
+        if (parsed.empty()) {
+            return path;
+        }
+        current = parsed.front();
+        path += " " + current->get_name();
+    }
+}
+
 } // namespace
 
 OutputFormat parse_output_format(std::string_view text) {
@@ -64,6 +82,12 @@ OutputFormat parse_output_format(std::string_view text) {
         return OutputFormat::markdown;
     }
     return OutputFormat::table;
+}
+
+CLI::Validator one_of(std::vector<std::string> values) {
+    CLI::Validator validator = CLI::IsMember(std::move(values));
+    validator.description("");
+    return validator;
 }
 
 CLI::Validator finite_range(double min, double max) {
@@ -83,6 +107,7 @@ CLI::Validator finite_range(double min, double max) {
 int run_app(int argc, char** argv, std::ostream& out, std::ostream& err) {
     CLI::App app{std::string(k_description), "gpuadvisor"};
     app.footer(std::string(k_footer));
+    app.get_formatter()->column_width(28);
     app.set_version_flag("--version", GPUADVISOR_VERSION);
     app.require_subcommand(1);
     app.fallthrough();
@@ -106,8 +131,12 @@ int run_app(int argc, char** argv, std::ostream& out, std::ostream& err) {
             return k_exit_ok;
         }
         Io io{out, err, parse_output_format(global.format), false, global.quiet};
-        return fail("gpuadvisor", "usage", error.what(),
-                    "run 'gpuadvisor --help' (or 'gpuadvisor COMMAND --help')", k_exit_usage, io);
+        return fail("gpuadvisor",
+                    "usage",
+                    error.what(),
+                    fmt::format("run '{} --help'", deepest_command(app)),
+                    k_exit_usage,
+                    io);
     }
     Io io{out, err, parse_output_format(global.format), use_color(global), global.quiet};
     for (const Runner& runner : runners) {
@@ -115,8 +144,8 @@ int run_app(int argc, char** argv, std::ostream& out, std::ostream& err) {
             return runner.run(io);
         }
     }
-    return fail("gpuadvisor", "usage", "no command given", "run 'gpuadvisor --help'",
-                k_exit_usage, io);
+    return fail(
+        "gpuadvisor", "usage", "no command given", "run 'gpuadvisor --help'", k_exit_usage, io);
 }
 
 } // namespace gpuadvisor::cli

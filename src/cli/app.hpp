@@ -4,6 +4,7 @@
 #include "io.hpp"
 
 #include <CLI/CLI.hpp>
+
 #include <functional>
 #include <iosfwd>
 #include <vector>
@@ -24,6 +25,9 @@ struct Registry {
 void register_catalog_list(CLI::App& catalog, Registry registry);
 void register_catalog_show(CLI::App& catalog, Registry registry);
 void register_catalog_validate(CLI::App& catalog, Registry registry);
+
+// IsMember without CLI11's own listing in the help (the type name shows the values).
+CLI::Validator one_of(std::vector<std::string> values);
 
 // A validator for finite numbers in [min, max] (CLI::Range lets NaN through).
 CLI::Validator finite_range(double min, double max);

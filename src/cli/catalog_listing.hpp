@@ -21,7 +21,8 @@ std::string gpu_memory_text(const InstanceType& instance, const Gpu& gpu);
 const PriceRow* cheapest_on_demand(const InstanceType& instance);
 
 void print_gpus(const std::vector<const Gpu*>& gpus, Io& io);
-void print_instances(const std::vector<const InstanceType*>& instances, const Catalog& catalog,
+void print_instances(const std::vector<const InstanceType*>& instances,
+                     const Catalog& catalog,
                      Io& io);
 void print_offers(const std::vector<Offer>& offers, Io& io);
 

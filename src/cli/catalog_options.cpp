@@ -4,8 +4,9 @@
 #include "gpuadvisor/spelling.hpp"
 #include "output.hpp"
 
-#include <cstdlib>
 #include <fmt/format.h>
+
+#include <cstdlib>
 #include <ostream>
 
 namespace gpuadvisor::cli {
@@ -28,8 +29,8 @@ CatalogSources catalog_sources(const GlobalOptions& global) {
     return sources;
 }
 
-std::optional<Catalog> load_active_catalog(const GlobalOptions& global, std::string_view command,
-                                           Io& io) {
+std::optional<Catalog>
+load_active_catalog(const GlobalOptions& global, std::string_view command, Io& io) {
     CatalogLoad load = load_catalog(catalog_sources(global));
     if (load.diagnostics.has_errors()) {
         fail(command, load.diagnostics, k_exit_input, io);
@@ -64,14 +65,19 @@ std::vector<std::string> split_list(const std::vector<std::string>& values) {
 
 std::optional<std::vector<std::string>> resolve_gpu_names(const Catalog& catalog,
                                                           const std::vector<std::string>& names,
-                                                          std::string_view command, Io& io) {
+                                                          std::string_view command,
+                                                          Io& io) {
     std::vector<std::string> ids;
     for (const std::string& name : names) {
         const auto matches = catalog.match_gpus(name);
         if (matches.empty()) {
             std::string hint = did_you_mean(catalog.gpu_names_near(name));
-            fail(command, "unknown-gpu", fmt::format("--gpu: no GPU is called '{}'", name),
-                 hint.empty() ? "see 'gpuadvisor catalog list gpus'" : hint, k_exit_usage, io);
+            fail(command,
+                 "unknown-gpu",
+                 fmt::format("--gpu: no GPU is called '{}'", name),
+                 hint.empty() ? "see 'gpuadvisor catalog list gpus'" : hint,
+                 k_exit_usage,
+                 io);
             return std::nullopt;
         }
         for (const Gpu* gpu : matches) {

@@ -15,8 +15,8 @@ CatalogSources catalog_sources(const GlobalOptions& global);
 
 // Loads the active catalog; on errors prints them (JSON too with -o json) and returns nullopt:
 // the command then exits with k_exit_input.
-std::optional<Catalog> load_active_catalog(const GlobalOptions& global, std::string_view command,
-                                           Io& io);
+std::optional<Catalog>
+load_active_catalog(const GlobalOptions& global, std::string_view command, Io& io);
 
 // Comma-separated values of a repeatable flag: {"aws,gcp", "azure"} -> {aws, gcp, azure}.
 std::vector<std::string> split_list(const std::vector<std::string>& values);
@@ -25,6 +25,7 @@ std::vector<std::string> split_list(const std::vector<std::string>& values);
 // error with did-you-mean and returns nullopt (exit k_exit_usage).
 std::optional<std::vector<std::string>> resolve_gpu_names(const Catalog& catalog,
                                                           const std::vector<std::string>& names,
-                                                          std::string_view command, Io& io);
+                                                          std::string_view command,
+                                                          Io& io);
 
 } // namespace gpuadvisor::cli

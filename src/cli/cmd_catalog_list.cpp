@@ -9,6 +9,7 @@
 #include "text.hpp"
 
 #include <fmt/format.h>
+
 #include <memory>
 #include <set>
 
@@ -35,8 +36,9 @@ struct Filter {
 
 bool sold_in(const InstanceType& instance, const std::set<std::string>& regions) {
     return regions.empty() ||
-           std::any_of(instance.regions.begin(), instance.regions.end(),
-                       [&](const PriceRow& row) { return regions.contains(row.region); });
+           std::any_of(instance.regions.begin(), instance.regions.end(), [&](const PriceRow& row) {
+               return regions.contains(row.region);
+           });
 }
 
 bool keep(const InstanceType& instance, const Gpu& gpu, const Filter& filter) {
@@ -51,9 +53,8 @@ bool narrows_instances(const Filter& filter) {
 }
 
 // Validates --provider against the catalog; nullopt after printing a usage error.
-std::optional<std::set<std::string>> check_providers(const Catalog& catalog,
-                                                     const std::vector<std::string>& names,
-                                                     Io& io) {
+std::optional<std::set<std::string>>
+check_providers(const Catalog& catalog, const std::vector<std::string>& names, Io& io) {
     std::vector<std::string> known;
     for (const Provider& provider : catalog.providers()) {
         known.push_back(provider.id);
@@ -62,10 +63,12 @@ std::optional<std::set<std::string>> check_providers(const Catalog& catalog,
     for (const std::string& name : names) {
         if (std::find(known.begin(), known.end(), name) == known.end()) {
             std::string hint = did_you_mean(nearest_names(name, known));
-            fail("catalog list", "unknown-provider",
+            fail("catalog list",
+                 "unknown-provider",
                  fmt::format("--provider: no provider is called '{}'", name),
                  hint.empty() ? fmt::format("providers: {}", fmt::join(known, ", ")) : hint,
-                 k_exit_usage, io);
+                 k_exit_usage,
+                 io);
             return std::nullopt;
         }
         result.insert(name);
@@ -132,13 +135,14 @@ void register_catalog_list(CLI::App& catalog, Registry registry) {
     CLI::App* list = catalog.add_subcommand("list", "List GPUs, instance types or offers");
     list->add_option("what", options->what, "What to list")
         ->required()
-        ->check(CLI::IsMember({"gpus", "instances", "offers"}))
+        ->check(one_of({"gpus", "instances", "offers"}))
         ->type_name("gpus|instances|offers");
     list->add_option("--provider", options->providers, "Only these providers (aws,gcp,...)");
-    list->add_option("--gpu", options->gpus,
-                     "Only these GPUs; a family name (A100) means all its variants");
+    list->add_option(
+        "--gpu", options->gpus, "Only these GPUs; a family name (A100) means all its variants");
     list->add_option("--region", options->regions, "Only instance types sold in these regions");
-    list->add_option("--min-gpu-memory-gb", options->min_gpu_memory_gb,
+    list->add_option("--min-gpu-memory-gb",
+                     options->min_gpu_memory_gb,
                      "Only GPUs with at least this much memory per GPU")
         ->check(finite_range(0, 1e6));
     list->add_option("--min-gpus", options->min_gpus, "Only instance types with at least N GPUs")

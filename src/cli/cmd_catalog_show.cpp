@@ -8,6 +8,7 @@
 #include "text.hpp"
 
 #include <fmt/format.h>
+
 #include <memory>
 #include <ostream>
 
@@ -20,23 +21,30 @@ struct Options {
     std::string provider;
 };
 
+std::string cell_text(const Json& value) {
+    if (value.is_string()) {
+        return value.get<std::string>();
+    }
+    if (value.is_null()) {
+        return {};
+    }
+    if (value.is_number_float()) {
+        return format_number(value.get<double>());
+    }
+    return value.dump();
+}
+
 // "key: value" lines from a flat JSON object, for the terminal.
 void print_fields(const Json& object, Io& io) {
     Table table{{{"FIELD"}, {"VALUE"}}, {}};
     for (const auto& [key, value] : object.items()) {
-        std::string text;
-        if (value.is_string()) {
-            text = value.get<std::string>();
-        } else if (value.is_null()) {
-            text = "-";
-        } else if (value.is_array()) {
+        std::string text = cell_text(value);
+        if (value.is_array()) {
             std::vector<std::string> items;
             for (const auto& item : value) {
-                items.push_back(item.is_string() ? item.get<std::string>() : item.dump());
+                items.push_back(cell_text(item));
             }
-            text = items.empty() ? "-" : fmt::format("{}", fmt::join(items, ", "));
-        } else {
-            text = value.dump();
+            text = fmt::format("{}", fmt::join(items, ", "));
         }
         table.rows.push_back({key, text});
     }
@@ -63,8 +71,8 @@ int show_gpu(const Gpu& gpu, const Catalog& catalog, Io& io) {
     }
     print_fields(gpu_json(gpu), io);
     if (io.format == OutputFormat::table) {
-        io.out << fmt::format("\nInstance types with {} ({}):\n", terminal_safe(gpu.id),
-                              carriers.size());
+        io.out << fmt::format(
+            "\nInstance types with {} ({}):\n", terminal_safe(gpu.id), carriers.size());
     }
     print_instances(carriers, catalog, io);
     return k_exit_ok;
@@ -92,15 +100,22 @@ int show_instance(const InstanceType& instance, const Catalog& catalog, Io& io) 
                               "region(s):\n",
                               instance.regions.size());
     }
-    Table table{{{"REGION"}, {"CUR"}, {"ON-DEMAND", Align::right}, {"SPOT", Align::right},
-                 {"RES-1Y", Align::right}, {"RES-3Y", Align::right}, {"MONTHLY", Align::right},
-                 {"AS OF"}, {"CONF"}, {"SOURCE"}},
+    Table table{{{"REGION"},
+                 {"CUR"},
+                 {"ON-DEMAND", Align::right},
+                 {"SPOT", Align::right},
+                 {"RES-1Y", Align::right},
+                 {"RES-3Y", Align::right},
+                 {"MONTHLY", Align::right},
+                 {"AS OF"},
+                 {"CONF"},
+                 {"SOURCE"}},
                 {}};
     for (const PriceRow& row : instance.regions) {
         std::vector<std::string> cells{row.region, row.currency};
         for (const Plan plan : k_all_plans) {
             const auto& price = row.price(plan);
-            cells.push_back(price ? format_micros(*price, 2) : "-");
+            cells.push_back(price ? format_price(*price) : std::string());
         }
         cells.push_back(format_date(row.provenance.as_of));
         cells.push_back(std::string(to_string(row.provenance.confidence)));
@@ -119,7 +134,8 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
     const auto gpus = catalog->match_gpus(options.name);
     auto instances = catalog->match_instances(options.name);
     if (!options.provider.empty()) {
-        std::erase_if(instances, [&](const InstanceType* i) { return i->provider != options.provider; });
+        std::erase_if(instances,
+                      [&](const InstanceType* i) { return i->provider != options.provider; });
     }
     if (gpus.size() == 1 && instances.empty()) {
         return show_gpu(*gpus[0], *catalog, io);
@@ -135,19 +151,25 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
         names.push_back(fmt::format("{} instance {}", instance->provider, instance->id));
     }
     if (!names.empty()) {
-        return fail("catalog show", "ambiguous-name",
-                    fmt::format("'{}' matches {} entries: {}", options.name, names.size(),
-                                fmt::join(names, ", ")),
-                    "name one GPU by its id, or add --provider", k_exit_usage, io);
+        return fail(
+            "catalog show",
+            "ambiguous-name",
+            fmt::format(
+                "'{}' matches {} entries: {}", options.name, names.size(), fmt::join(names, ", ")),
+            "name one GPU by its id, or add --provider",
+            k_exit_usage,
+            io);
     }
     auto near = catalog->gpu_names_near(options.name);
     const auto near_instances = catalog->instance_names_near(options.name);
     near.insert(near.end(), near_instances.begin(), near_instances.end());
     const std::string hint = did_you_mean(near);
-    return fail("catalog show", "unknown-name",
+    return fail("catalog show",
+                "unknown-name",
                 fmt::format("no GPU or instance type is called '{}'", options.name),
                 hint.empty() ? "see 'gpuadvisor catalog list gpus' and '... instances'" : hint,
-                k_exit_usage, io);
+                k_exit_usage,
+                io);
 }
 
 } // namespace
@@ -155,9 +177,12 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
 void register_catalog_show(CLI::App& catalog, Registry registry) {
     auto options = std::make_shared<Options>();
     CLI::App* show = catalog.add_subcommand(
-        "show", "Show one GPU or instance type: every spec, and every region's prices with sources");
-    show->add_option("name", options->name, "A GPU id or alias, or an instance type id")->required();
-    show->add_option("--provider", options->provider,
+        "show",
+        "Show one GPU or instance type: every spec, and every region's prices with sources");
+    show->add_option("name", options->name, "A GPU id or alias, or an instance type id")
+        ->required();
+    show->add_option("--provider",
+                     options->provider,
                      "The provider, where several sell an instance type of that name");
     show->footer("Examples:\n  gpuadvisor catalog show H100-80GB\n"
                  "  gpuadvisor catalog show p4d.24xlarge -o json");

@@ -4,8 +4,9 @@
 #include "exit_status.hpp"
 #include "output.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <memory>
 #include <ostream>
 
@@ -64,9 +65,13 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
         const Catalog& catalog = load.catalog;
         io.out << fmt::format("{}: {} file(s), {} GPUs, {} instance types, {} offers; {} "
                               "error(s), {} warning(s){}\n",
-                              valid ? "valid" : "invalid", files.size(), catalog.gpus().size(),
-                              catalog.instances().size(), catalog.offers().size(),
-                              diagnostics.error_count(), diagnostics.warning_count(),
+                              valid ? "valid" : "invalid",
+                              files.size(),
+                              catalog.gpus().size(),
+                              catalog.instances().size(),
+                              catalog.offers().size(),
+                              diagnostics.error_count(),
+                              diagnostics.warning_count(),
                               options.strict && diagnostics.warning_count() > 0
                                   ? " (--strict: warnings count as errors)"
                                   : "");
@@ -80,11 +85,12 @@ void register_catalog_validate(CLI::App& catalog, Registry registry) {
     auto options = std::make_shared<Options>();
     CLI::App* validate = catalog.add_subcommand(
         "validate", "Check catalog files (default: the active catalog); exit 1 on errors");
-    validate->add_option("paths", options->paths,
-                         "Files or folders to check, on top of the built-in catalog")
+    validate
+        ->add_option(
+            "paths", options->paths, "Files or folders to check, on top of the built-in catalog")
         ->type_name("PATH...");
-    validate->add_option("--max-age-days", options->max_age_days,
-                         "Warn about prices older than N days")
+    validate
+        ->add_option("--max-age-days", options->max_age_days, "Warn about prices older than N days")
         ->check(CLI::Range(0, 36500));
     validate->add_flag("--strict", options->strict, "Warnings count as errors");
     validate->footer("Examples:\n  gpuadvisor catalog validate\n"

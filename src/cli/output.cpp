@@ -55,8 +55,12 @@ int fail(std::string_view command, const Diagnostics& diagnostics, int exit_code
     return exit_code;
 }
 
-int fail(std::string_view command, std::string code, std::string message, std::string hint,
-         int exit_code, Io& io) {
+int fail(std::string_view command,
+         std::string code,
+         std::string message,
+         std::string hint,
+         int exit_code,
+         Io& io) {
     Diagnostics diagnostics;
     diagnostics.error({"gpuadvisor", 0, 0}, std::move(code), std::move(message), std::move(hint));
     return fail(command, diagnostics, exit_code, io);

@@ -6,6 +6,7 @@
 #include "io.hpp"
 
 #include <nlohmann/json.hpp>
+
 #include <optional>
 #include <string_view>
 
@@ -27,8 +28,12 @@ void print_diagnostics(const Diagnostics& diagnostics, Io& io);
 // A failure: with -o json, {"ok": false, "diagnostics": [...]} on stdout; always the human
 // form on stderr. Returns `exit_code`.
 int fail(std::string_view command, const Diagnostics& diagnostics, int exit_code, Io& io);
-int fail(std::string_view command, std::string code, std::string message, std::string hint,
-         int exit_code, Io& io);
+int fail(std::string_view command,
+         std::string code,
+         std::string message,
+         std::string hint,
+         int exit_code,
+         Io& io);
 
 // Optional number as JSON (null when absent).
 Json optional_number(const std::optional<double>& value);

@@ -1,20 +1,22 @@
 #include "catalog_listing.hpp"
-
 #include "render_table.hpp"
 #include "text.hpp"
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 namespace gpuadvisor::cli {
 
 namespace {
 
-std::string number_or_dash(const std::optional<double>& value) {
-    return value ? format_number(*value) : "-";
+// Absent values are empty cells (shown as "-" in tables, empty in CSV).
+std::string number_or_empty(const std::optional<double>& value) {
+    return value ? format_number(*value) : std::string();
 }
 
-std::string price_or_dash(const std::optional<std::int64_t>& micros) {
-    return micros ? format_price(*micros) : "-";
+std::string price_or_empty(const std::optional<std::int64_t>& micros) {
+    return micros ? format_price(*micros) : std::string();
 }
 
 Json provenance_json(const Provenance& provenance) {
@@ -108,15 +110,19 @@ std::string gpus_text(const InstanceType& instance) {
 }
 
 std::string gpu_memory_text(const InstanceType& instance, const Gpu& gpu) {
-    return fmt::format("{}x{}={}", format_number(instance.gpu_count), format_number(gpu.memory_gb),
-                       format_number(instance.gpu_count * gpu.memory_gb));
+    const double total = std::round(instance.gpu_count * gpu.memory_gb * 10) / 10;
+    return fmt::format("{}x{}={}",
+                       format_number(instance.gpu_count),
+                       format_number(gpu.memory_gb),
+                       format_number(total));
 }
 
 const PriceRow* cheapest_on_demand(const InstanceType& instance) {
     const PriceRow* best = nullptr;
     for (const PriceRow& row : instance.regions) {
-        if (row.on_demand && (best == nullptr || row.currency < best->currency ||
-                              (row.currency == best->currency && *row.on_demand < *best->on_demand))) {
+        if (row.on_demand &&
+            (best == nullptr || row.currency < best->currency ||
+             (row.currency == best->currency && *row.on_demand < *best->on_demand))) {
             best = &row;
         }
     }
@@ -133,23 +139,36 @@ void print_gpus(const std::vector<const Gpu*>& gpus, Io& io) {
         write_json(document, io);
         return;
     }
-    Table table{{{"GPU"}, {"VENDOR"}, {"FORM"}, {"MEM GB", Align::right},
-                 {"BW GB/s", Align::right}, {"FP64", Align::right}, {"FP32", Align::right},
-                 {"FP16", Align::right}, {"BF16", Align::right}, {"FP8", Align::right},
+    Table table{{{"GPU"},
+                 {"VENDOR"},
+                 {"FORM"},
+                 {"MEM GB", Align::right},
+                 {"BW GB/s", Align::right},
+                 {"FP64", Align::right},
+                 {"FP32", Align::right},
+                 {"FP16", Align::right},
+                 {"BF16", Align::right},
+                 {"FP8", Align::right},
                  {"LINK GB/s", Align::right}},
                 {}};
     for (const Gpu* gpu : gpus) {
-        table.rows.push_back({gpu->id, gpu->vendor, gpu->form_factor, format_number(gpu->memory_gb),
+        table.rows.push_back({gpu->id,
+                              gpu->vendor,
+                              gpu->form_factor,
+                              format_number(gpu->memory_gb),
                               format_number(gpu->memory_bandwidth_gb_per_s),
-                              format_number(gpu->fp64_tflops), format_number(gpu->fp32_tflops),
-                              number_or_dash(gpu->fp16_tflops), number_or_dash(gpu->bf16_tflops),
-                              number_or_dash(gpu->fp8_tflops),
-                              gpu->nvlink_gb_per_s > 0 ? format_number(gpu->nvlink_gb_per_s) : "-"});
+                              format_number(gpu->fp64_tflops),
+                              format_number(gpu->fp32_tflops),
+                              number_or_empty(gpu->fp16_tflops),
+                              number_or_empty(gpu->bf16_tflops),
+                              number_or_empty(gpu->fp8_tflops),
+                              gpu->nvlink_gb_per_s > 0 ? format_number(gpu->nvlink_gb_per_s) : ""});
     }
     render_table(table, io);
 }
 
-void print_instances(const std::vector<const InstanceType*>& instances, const Catalog& catalog,
+void print_instances(const std::vector<const InstanceType*>& instances,
+                     const Catalog& catalog,
                      Io& io) {
     if (io.format == OutputFormat::json) {
         Json document = json_document("catalog list instances");
@@ -160,21 +179,31 @@ void print_instances(const std::vector<const InstanceType*>& instances, const Ca
         write_json(document, io);
         return;
     }
-    Table table{{{"PROVIDER"}, {"INSTANCE"}, {"GPUS"}, {"GPU GB", Align::right},
-                 {"VCPU", Align::right}, {"RAM GB", Align::right}, {"NET Gbps", Align::right},
-                 {"RGN", Align::right}, {"FROM/H", Align::right}},
+    Table table{{{"PROVIDER"},
+                 {"INSTANCE"},
+                 {"GPUS"},
+                 {"GPU GB"},
+                 {"VCPU", Align::right},
+                 {"RAM GB", Align::right},
+                 {"NET Gbps", Align::right},
+                 {"RGN", Align::right},
+                 {"FROM/H", Align::right}},
                 {}};
     for (const InstanceType* instance : instances) {
         const Gpu& gpu = *catalog.find_gpu(instance->gpu);
         const PriceRow* cheapest = cheapest_on_demand(*instance);
         table.rows.push_back(
-            {instance->provider, instance->id, gpus_text(*instance), gpu_memory_text(*instance, gpu),
-             std::to_string(instance->vcpus), format_number(instance->memory_gb),
+            {instance->provider,
+             instance->id,
+             gpus_text(*instance),
+             gpu_memory_text(*instance, gpu),
+             std::to_string(instance->vcpus),
+             format_number(instance->memory_gb),
              format_number(instance->network_gbps) + (instance->rdma ? " RDMA" : ""),
              std::to_string(instance->regions.size()),
              cheapest != nullptr
                  ? fmt::format("{} {}", format_price(*cheapest->on_demand), cheapest->currency)
-                 : "-"});
+                 : ""});
     }
     render_table(table, io);
 }
@@ -195,19 +224,30 @@ void print_offers(const std::vector<Offer>& offers, Io& io) {
         write_json(document, io);
         return;
     }
-    Table table{{{"PROVIDER"}, {"INSTANCE"}, {"REGION"}, {"GPUS"}, {"ON-DEMAND", Align::right},
-                 {"SPOT", Align::right}, {"RES-1Y", Align::right}, {"RES-3Y", Align::right},
-                 {"MONTHLY", Align::right}, {"CUR"}},
+    Table table{{{"PROVIDER"},
+                 {"INSTANCE"},
+                 {"REGION"},
+                 {"GPUS"},
+                 {"ON-DEMAND", Align::right},
+                 {"SPOT", Align::right},
+                 {"RES-1Y", Align::right},
+                 {"RES-3Y", Align::right},
+                 {"MONTHLY", Align::right},
+                 {"CUR"}},
                 {}};
     for (const Offer& offer : offers) {
         const PriceRow& row = *offer.prices;
-        table.rows.push_back({offer.instance->provider, offer.instance->id, row.region,
-                              gpus_text(*offer.instance), price_or_dash(row.on_demand),
-                              price_or_dash(row.spot), price_or_dash(row.reserved_1y),
-                              price_or_dash(row.reserved_3y),
-                              row.subscription_monthly ? format_micros(*row.subscription_monthly, 0)
-                                                       : "-",
-                              row.currency});
+        table.rows.push_back(
+            {offer.instance->provider,
+             offer.instance->id,
+             row.region,
+             gpus_text(*offer.instance),
+             price_or_empty(row.on_demand),
+             price_or_empty(row.spot),
+             price_or_empty(row.reserved_1y),
+             price_or_empty(row.reserved_3y),
+             row.subscription_monthly ? format_micros(*row.subscription_monthly, 0) : "",
+             row.currency});
     }
     render_table(table, io);
 }

@@ -20,9 +20,14 @@ std::string csv_cell(const std::string& cell) {
     return quoted + "\"";
 }
 
+// An empty cell has no value: "-" where a person reads it.
+std::string shown(const std::string& cell) {
+    return cell.empty() ? "-" : cell;
+}
+
 std::string markdown_cell(const std::string& cell) {
     std::string escaped;
-    for (const char c : terminal_safe(cell)) {
+    for (const char c : terminal_safe(shown(cell))) {
         escaped += c == '|' ? std::string("\\|") : std::string(1, c);
     }
     return escaped;
@@ -43,7 +48,7 @@ void render_aligned(const Table& table, Io& io) {
     for (const auto& row : table.rows) {
         auto& safe = cells.emplace_back();
         for (std::size_t i = 0; i < row.size() && i < widths.size(); ++i) {
-            safe.push_back(terminal_safe(row[i]));
+            safe.push_back(terminal_safe(shown(row[i])));
             widths[i] = std::max(widths[i], display_width(safe.back()));
         }
     }

@@ -20,7 +20,8 @@ struct Table {
     std::vector<std::vector<std::string>> rows;
 };
 
-// Writes `table` in io.format (table, csv or markdown). Cells are made terminal-safe.
+// Writes `table` in io.format (table, csv or markdown). Cells are made terminal-safe;
+// an empty cell means "no value": '-' in tables and Markdown, empty in CSV.
 void render_table(const Table& table, Io& io);
 
 } // namespace gpuadvisor::cli

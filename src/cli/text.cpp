@@ -77,9 +77,7 @@ std::size_t display_width(std::string_view text) {
 }
 
 std::string format_price(std::int64_t micros) {
-    // Table display: at most four decimals (exact values are in JSON and `catalog show`).
-    const std::int64_t rounded = (micros + 50) / 100 * 100;
-    return format_micros(rounded, 2);
+    return format_micros(micros, 2);
 }
 
 } // namespace gpuadvisor::cli

@@ -13,7 +13,7 @@ std::string terminal_safe(std::string_view text);
 // Display width in terminal columns (code points; wide East Asian characters count 2).
 std::size_t display_width(std::string_view text);
 
-// "32.77" style amount for tables: two decimals, or more where the price has them (to 4).
+// An exact amount with at least two decimals: "35.50", "32.7726".
 std::string format_price(std::int64_t micros);
 
 } // namespace gpuadvisor::cli

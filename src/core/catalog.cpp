@@ -54,7 +54,9 @@ std::string_view to_string(Plan plan) {
     return "on_demand";
 }
 
-std::string_view interconnect(const Gpu& gpu) { return gpu.nvlink_gb_per_s > 0 ? "nvlink" : "pcie"; }
+std::string_view interconnect(const Gpu& gpu) {
+    return gpu.nvlink_gb_per_s > 0 ? "nvlink" : "pcie";
+}
 
 const std::optional<std::int64_t>& PriceRow::price(Plan plan) const {
     switch (plan) {
@@ -72,21 +74,23 @@ const std::optional<std::int64_t>& PriceRow::price(Plan plan) const {
     return on_demand;
 }
 
-Catalog::Catalog(std::vector<Gpu> gpus, std::vector<Provider> providers,
+Catalog::Catalog(std::vector<Gpu> gpus,
+                 std::vector<Provider> providers,
                  std::vector<InstanceType> instances)
     : m_gpus(std::move(gpus)), m_providers(std::move(providers)),
       m_instances(std::move(instances)) {
-    std::sort(m_gpus.begin(), m_gpus.end(),
-              [](const Gpu& a, const Gpu& b) { return a.id < b.id; });
-    std::sort(m_providers.begin(), m_providers.end(),
-              [](const Provider& a, const Provider& b) { return a.id < b.id; });
-    std::sort(m_instances.begin(), m_instances.end(),
-              [](const InstanceType& a, const InstanceType& b) {
-                  return std::tie(a.provider, a.family, a.gpu_count, a.vcpus, a.id) <
-                         std::tie(b.provider, b.family, b.gpu_count, b.vcpus, b.id);
-              });
+    std::sort(m_gpus.begin(), m_gpus.end(), [](const Gpu& a, const Gpu& b) { return a.id < b.id; });
+    std::sort(m_providers.begin(), m_providers.end(), [](const Provider& a, const Provider& b) {
+        return a.id < b.id;
+    });
+    std::sort(
+        m_instances.begin(), m_instances.end(), [](const InstanceType& a, const InstanceType& b) {
+            return std::tie(a.provider, a.family, a.gpu_count, a.vcpus, a.id) <
+                   std::tie(b.provider, b.family, b.gpu_count, b.vcpus, b.id);
+        });
     for (InstanceType& instance : m_instances) {
-        std::sort(instance.regions.begin(), instance.regions.end(),
+        std::sort(instance.regions.begin(),
+                  instance.regions.end(),
                   [](const PriceRow& a, const PriceRow& b) { return a.region < b.region; });
     }
     for (std::size_t i = 0; i < m_gpus.size(); ++i) {
@@ -108,8 +112,10 @@ std::vector<Offer> Catalog::offers() const {
 }
 
 const Gpu* Catalog::find_gpu(std::string_view id) const {
-    const auto it = std::lower_bound(m_gpus.begin(), m_gpus.end(), id,
-                                     [](const Gpu& gpu, std::string_view key) { return gpu.id < key; });
+    const auto it = std::lower_bound(
+        m_gpus.begin(), m_gpus.end(), id, [](const Gpu& gpu, std::string_view key) {
+            return gpu.id < key;
+        });
     return it != m_gpus.end() && it->id == id ? &*it : nullptr;
 }
 

@@ -21,7 +21,9 @@ std::uint64_t fnv1a(std::string_view bytes) {
 template <class Archive> void visit(Archive& a, SourcePos& p) {
     a(p.file), a(p.line), a(p.column);
 }
-template <class Archive> void visit(Archive& a, Date& d) { a(d.days); }
+template <class Archive> void visit(Archive& a, Date& d) {
+    a(d.days);
+}
 template <class Archive> void visit(Archive& a, Provenance& p) {
     a(p.source), a(p.as_of), a(p.confidence), a(p.notes);
 }
@@ -32,7 +34,9 @@ template <class Archive> void visit(Archive& a, Gpu& g) {
     a(g.int8_tops), a(g.tdp_w), a(g.nvlink_gb_per_s), a(g.pcie_gen), a(g.mig_max_instances);
     a(g.logical_devices), a(g.vgpu_profiles_gb), a(g.provenance), a(g.origin);
 }
-template <class Archive> void visit(Archive& a, RegionInfo& r) { a(r.id), a(r.name), a(r.country); }
+template <class Archive> void visit(Archive& a, RegionInfo& r) {
+    a(r.id), a(r.name), a(r.country);
+}
 template <class Archive> void visit(Archive& a, Provider& p) {
     a(p.id), a(p.name), a(p.currency), a(p.provenance), a(p.regions), a(p.origin);
 }
@@ -46,7 +50,8 @@ template <class Archive> void visit(Archive& a, InstanceType& i) {
     a(i.provenance), a(i.regions), a(i.origin), a(i.gpu_pos);
 }
 
-template <class T> inline constexpr bool k_is_trivial = std::is_arithmetic_v<T> || std::is_enum_v<T>;
+template <class T>
+inline constexpr bool k_is_trivial = std::is_arithmetic_v<T> || std::is_enum_v<T>;
 
 class Writer {
   public:

@@ -2,9 +2,10 @@
 
 #include "gpuadvisor/spelling.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 #include <map>
 
 namespace gpuadvisor {
@@ -23,7 +24,8 @@ struct PendingInstance {
     std::optional<std::string> file_currency;
 };
 
-Provenance resolve(const ProvenanceInput& own, std::initializer_list<const ProvenanceInput*> outer) {
+Provenance resolve(const ProvenanceInput& own,
+                   std::initializer_list<const ProvenanceInput*> outer) {
     Provenance result;
     result.notes = own.notes;
     std::optional<std::string> source = own.source;
@@ -60,7 +62,8 @@ void merge_provider(std::map<std::string, ProviderState>& providers, const Provi
     state.provenance.as_of = p.as_of ? p.as_of : state.provenance.as_of;
     state.provenance.confidence = p.confidence ? p.confidence : state.provenance.confidence;
     for (const RegionInfo& region : input.regions) {
-        auto existing = std::find_if(provider.regions.begin(), provider.regions.end(),
+        auto existing = std::find_if(provider.regions.begin(),
+                                     provider.regions.end(),
                                      [&](const RegionInfo& r) { return r.id == region.id; });
         if (existing != provider.regions.end()) {
             *existing = region;
@@ -74,7 +77,8 @@ void merge_provider(std::map<std::string, ProviderState>& providers, const Provi
 void check_provider_complete(ProviderState& state, Diagnostics& diagnostics) {
     Provider& provider = state.provider;
     const auto missing = [&](std::string_view field) {
-        diagnostics.error(provider.origin, "missing-field",
+        diagnostics.error(provider.origin,
+                          "missing-field",
                           fmt::format("provider: '{}' has no '{}' in any file", provider.id, field),
                           "a provider's first definition gives name, currency, source and as_of");
     };
@@ -105,10 +109,12 @@ void check_aliases(std::vector<Gpu>& gpus, Diagnostics& diagnostics) {
             if (inserted || it->second == gpu.id) {
                 return false;
             }
-            diagnostics.error(gpu.origin, "alias-conflict",
-                              fmt::format("gpus[{}].aliases: '{}' already names GPU '{}'", gpu.id,
-                                          alias, it->second),
-                              "remove the alias from one of the two GPUs");
+            diagnostics.error(
+                gpu.origin,
+                "alias-conflict",
+                fmt::format(
+                    "gpus[{}].aliases: '{}' already names GPU '{}'", gpu.id, alias, it->second),
+                "remove the alias from one of the two GPUs");
             return true;
         });
     }
@@ -125,8 +131,10 @@ bool resolve_gpu(const Catalog& gpus, InstanceType& instance, Diagnostics& diagn
     const Gpu* exact = gpus.find_gpu(instance.gpu);
     if (exact == nullptr && matches.size() == 1 &&
         (to_lower(matches[0]->id) == to_lower(instance.gpu) ||
-         std::any_of(matches[0]->aliases.begin(), matches[0]->aliases.end(),
-                     [&](const std::string& a) { return to_lower(a) == to_lower(instance.gpu); }))) {
+         std::any_of(
+             matches[0]->aliases.begin(), matches[0]->aliases.end(), [&](const std::string& a) {
+                 return to_lower(a) == to_lower(instance.gpu);
+             }))) {
         exact = matches[0];
     }
     if (exact != nullptr) {
@@ -138,16 +146,22 @@ bool resolve_gpu(const Catalog& gpus, InstanceType& instance, Diagnostics& diagn
         ids.push_back(gpu->id);
     }
     if (matches.size() > 1) {
-        diagnostics.error(instance.gpu_pos, "ambiguous-gpu",
-                          fmt::format("{}: '{}' matches {} GPUs: {}", path, instance.gpu,
-                                      matches.size(), fmt::join(ids, ", ")),
+        diagnostics.error(instance.gpu_pos,
+                          "ambiguous-gpu",
+                          fmt::format("{}: '{}' matches {} GPUs: {}",
+                                      path,
+                                      instance.gpu,
+                                      matches.size(),
+                                      fmt::join(ids, ", ")),
                           "name one GPU by its id");
     } else if (matches.size() == 1) {
-        diagnostics.error(instance.gpu_pos, "unknown-gpu",
+        diagnostics.error(instance.gpu_pos,
+                          "unknown-gpu",
                           fmt::format("{}: '{}' is not a GPU id or alias", path, instance.gpu),
                           fmt::format("did you mean '{}'?", ids[0]));
     } else {
-        diagnostics.error(instance.gpu_pos, "unknown-gpu",
+        diagnostics.error(instance.gpu_pos,
+                          "unknown-gpu",
                           fmt::format("{}: no GPU is called '{}'", path, instance.gpu),
                           hint_or(did_you_mean(gpus.gpu_names_near(instance.gpu)),
                                   "see 'gpuadvisor catalog list gpus'"));
@@ -155,29 +169,38 @@ bool resolve_gpu(const Catalog& gpus, InstanceType& instance, Diagnostics& diagn
     return false;
 }
 
-void check_prices(const InstanceType& instance, const Provider& provider, const PriceRow& row,
+void check_prices(const InstanceType& instance,
+                  const Provider& provider,
+                  const PriceRow& row,
                   Diagnostics& diagnostics) {
     const std::string path = fmt::format("instances[{}].regions[{}]", instance.id, row.region);
     if (!provider.regions.empty() &&
-        std::none_of(provider.regions.begin(), provider.regions.end(),
-                     [&](const RegionInfo& r) { return r.id == row.region; })) {
+        std::none_of(provider.regions.begin(), provider.regions.end(), [&](const RegionInfo& r) {
+            return r.id == row.region;
+        })) {
         std::vector<std::string> known;
         for (const RegionInfo& region : provider.regions) {
             known.push_back(region.id);
         }
         std::string hint = did_you_mean(nearest_names(row.region, known));
-        diagnostics.warning(row.origin, "unknown-region",
-                            fmt::format("{}: '{}' is not one of {}'s regions", path, row.region,
-                                        provider.id),
-                            hint.empty() ? "add it to the provider's 'regions' list" : hint);
+        diagnostics.warning(
+            row.origin,
+            "unknown-region",
+            fmt::format("{}: '{}' is not one of {}'s regions", path, row.region, provider.id),
+            hint.empty() ? "add it to the provider's 'regions' list" : hint);
     }
     if (row.on_demand) {
         const auto above = [&](Plan plan, std::int64_t price, std::string_view what) {
             if (price > *row.on_demand) {
-                diagnostics.warning(row.origin, "price-above-on-demand",
-                                    fmt::format("{}: {} {} is above on-demand {}", path, what,
-                                                format_micros(price), format_micros(*row.on_demand)),
-                                    fmt::format("check the {} price and its unit", to_string(plan)));
+                diagnostics.warning(
+                    row.origin,
+                    "price-above-on-demand",
+                    fmt::format("{}: {} {} is above on-demand {}",
+                                path,
+                                what,
+                                format_micros(price),
+                                format_micros(*row.on_demand)),
+                    fmt::format("check the {} price and its unit", to_string(plan)));
             }
         };
         for (const Plan plan : {Plan::spot, Plan::reserved_1y, Plan::reserved_3y}) {
@@ -187,40 +210,54 @@ void check_prices(const InstanceType& instance, const Provider& provider, const 
         }
         if (row.subscription_monthly) {
             // A month is 730 hours (8760 / 12).
-            above(Plan::subscription_monthly, *row.subscription_monthly / 730,
+            above(Plan::subscription_monthly,
+                  *row.subscription_monthly / 730,
                   "subscription_monthly / 730 h");
         }
     }
     if (row.reserved_1y && row.reserved_3y && *row.reserved_3y > *row.reserved_1y) {
-        diagnostics.warning(row.origin, "reserved-order",
-                            fmt::format("{}: reserved_3y {} is above reserved_1y {}", path,
+        diagnostics.warning(row.origin,
+                            "reserved-order",
+                            fmt::format("{}: reserved_3y {} is above reserved_1y {}",
+                                        path,
                                         format_micros(*row.reserved_3y),
                                         format_micros(*row.reserved_1y)),
                             "a longer commitment is normally cheaper: check the two figures");
     }
 }
 
-void check_dates(const SourcePos& pos, std::string_view path, Date as_of,
-                 const CheckOptions& options, Diagnostics& diagnostics) {
+void check_dates(const SourcePos& pos,
+                 std::string_view path,
+                 Date as_of,
+                 const CheckOptions& options,
+                 Diagnostics& diagnostics) {
     if (as_of > options.today) {
-        diagnostics.warning(pos, "future-date",
+        diagnostics.warning(pos,
+                            "future-date",
                             fmt::format("{}: as_of {} is in the future", path, format_date(as_of)),
                             "give the date the figure was published or checked");
     }
 }
 
-void check_instance(const InstanceType& instance, const Provider& provider, const Gpu& gpu,
-                    const CheckOptions& options, Diagnostics& diagnostics) {
+void check_instance(const InstanceType& instance,
+                    const Provider& provider,
+                    const Gpu& gpu,
+                    const CheckOptions& options,
+                    Diagnostics& diagnostics) {
     const std::string path = fmt::format("instances[{}]", instance.id);
     if (instance.gpu_memory_gb) {
         const double expected = instance.gpu_count * gpu.memory_gb;
         if (std::abs(*instance.gpu_memory_gb - expected) > 0.1 * expected) {
-            diagnostics.warning(instance.origin, "gpu-memory-mismatch",
+            diagnostics.warning(instance.origin,
+                                "gpu-memory-mismatch",
                                 fmt::format("{}: gpu_memory_gb {} disagrees with {} x {} ({} GB "
                                             "each) = {} GB",
-                                            path, format_number(*instance.gpu_memory_gb),
-                                            format_number(instance.gpu_count), gpu.id,
-                                            format_number(gpu.memory_gb), format_number(expected)),
+                                            path,
+                                            format_number(*instance.gpu_memory_gb),
+                                            format_number(instance.gpu_count),
+                                            gpu.id,
+                                            format_number(gpu.memory_gb),
+                                            format_number(expected)),
                                 "check the GPU model (SXM/PCIe, memory size) and the count");
         }
     }
@@ -229,8 +266,11 @@ void check_instance(const InstanceType& instance, const Provider& provider, cons
     Date oldest = options.today;
     for (const PriceRow& row : instance.regions) {
         check_prices(instance, provider, row, diagnostics);
-        check_dates(row.origin, fmt::format("{}.regions[{}]", path, row.region),
-                    row.provenance.as_of, options, diagnostics);
+        check_dates(row.origin,
+                    fmt::format("{}.regions[{}]", path, row.region),
+                    row.provenance.as_of,
+                    options,
+                    diagnostics);
         if (options.max_age_days &&
             options.today.days - row.provenance.as_of.days > *options.max_age_days) {
             ++stale;
@@ -238,10 +278,14 @@ void check_instance(const InstanceType& instance, const Provider& provider, cons
         }
     }
     if (stale > 0) {
-        diagnostics.warning(instance.origin, "stale-price",
+        diagnostics.warning(instance.origin,
+                            "stale-price",
                             fmt::format("{}: {} of {} price rows are older than {} days (oldest "
                                         "as_of {})",
-                                        path, stale, instance.regions.size(), *options.max_age_days,
+                                        path,
+                                        stale,
+                                        instance.regions.size(),
+                                        *options.max_age_days,
                                         format_date(oldest)),
                             "refresh the prices from the provider's price list");
     }
@@ -252,7 +296,8 @@ ProvenanceInput as_input(const Provenance& provenance) {
     return {provenance.source, provenance.as_of, provenance.confidence, provenance.notes, {}};
 }
 
-void seed_from_base(const Catalog& base, std::map<std::string, Gpu>& gpus,
+void seed_from_base(const Catalog& base,
+                    std::map<std::string, Gpu>& gpus,
                     std::map<std::string, ProviderState>& providers,
                     std::map<std::pair<std::string, std::string>, PendingInstance>& instances) {
     for (const Gpu& gpu : base.gpus()) {
@@ -272,8 +317,10 @@ void seed_from_base(const Catalog& base, std::map<std::string, Gpu>& gpus,
 
 } // namespace
 
-Catalog merge_fragments(const Catalog* base, std::vector<CatalogFragment> fragments,
-                        const CheckOptions& options, Diagnostics& diagnostics) {
+Catalog merge_fragments(const Catalog* base,
+                        std::vector<CatalogFragment> fragments,
+                        const CheckOptions& options,
+                        Diagnostics& diagnostics) {
     std::map<std::string, Gpu> gpus_by_id;
     std::map<std::string, ProviderState> providers;
     std::map<std::pair<std::string, std::string>, PendingInstance> instances;
@@ -291,16 +338,19 @@ Catalog merge_fragments(const Catalog* base, std::vector<CatalogFragment> fragme
             input.instance.provider = fragment.provider ? fragment.provider->id : std::string();
             const auto key = std::pair{input.instance.provider, to_lower(input.instance.id)};
             instances.insert_or_assign(
-                key, PendingInstance{std::move(input),
-                                     fragment.provider ? fragment.provider->provenance
-                                                       : ProvenanceInput{},
-                                     fragment.provider ? fragment.provider->currency
-                                                       : std::nullopt});
+                key,
+                PendingInstance{std::move(input),
+                                fragment.provider ? fragment.provider->provenance
+                                                  : ProvenanceInput{},
+                                fragment.provider ? fragment.provider->currency : std::nullopt});
         }
     }
     std::vector<Gpu> gpus;
     for (auto& [id, gpu] : gpus_by_id) {
-        check_dates(gpu.origin, fmt::format("gpus[{}]", gpu.id), gpu.provenance.as_of, options,
+        check_dates(gpu.origin,
+                    fmt::format("gpus[{}]", gpu.id),
+                    gpu.provenance.as_of,
+                    options,
                     diagnostics);
         gpus.push_back(std::move(gpu));
     }
@@ -323,16 +373,16 @@ Catalog merge_fragments(const Catalog* base, std::vector<CatalogFragment> fragme
             PriceRow row = std::move(row_input.row);
             row.currency = row_input.currency.value_or(
                 pending.file_currency.value_or(state.provider.currency));
-            row.provenance = resolve(row_input.provenance, {&pending.input.provenance,
-                                                            &pending.file_provenance,
-                                                            &state.provenance});
+            row.provenance =
+                resolve(row_input.provenance,
+                        {&pending.input.provenance, &pending.file_provenance, &state.provenance});
             instance.regions.push_back(std::move(row));
         }
         if (!resolve_gpu(gpu_index, instance, diagnostics)) {
             continue;
         }
-        check_instance(instance, state.provider, *gpu_index.find_gpu(instance.gpu), options,
-                       diagnostics);
+        check_instance(
+            instance, state.provider, *gpu_index.find_gpu(instance.gpu), options, diagnostics);
         instance_list.push_back(std::move(instance));
     }
     for (auto& [id, state] : providers) {

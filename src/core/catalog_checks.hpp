@@ -11,7 +11,9 @@ namespace gpuadvisor {
 // Merges fragments in overlay order (later wins on the same id), resolves inherited
 // provenance and currency, resolves GPU references, and runs the plausibility checks.
 // `base` (may be null) is an already built catalog the fragments are laid over.
-Catalog merge_fragments(const Catalog* base, std::vector<CatalogFragment> fragments,
-                        const CheckOptions& options, Diagnostics& diagnostics);
+Catalog merge_fragments(const Catalog* base,
+                        std::vector<CatalogFragment> fragments,
+                        const CheckOptions& options,
+                        Diagnostics& diagnostics);
 
 } // namespace gpuadvisor

@@ -2,35 +2,75 @@
 
 #include "schema.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
-#include <fmt/format.h>
 #include <set>
 
 namespace gpuadvisor {
 
 namespace {
 
-constexpr std::array<std::string_view, 4> k_top_fields{"schema_version", "gpus", "provider",
-                                                       "instances"};
-constexpr std::array<std::string_view, 26> k_gpu_fields{
-    "id",          "aliases",          "vendor",          "architecture",
-    "form_factor", "memory_gb",        "memory_type",     "memory_bandwidth_gb_per_s",
-    "fp64_tflops", "fp64_tensor_tflops", "fp32_tflops",   "tf32_tflops",
-    "fp16_tflops", "bf16_tflops",      "fp8_tflops",      "int8_tops",
-    "tdp_w",       "nvlink_gb_per_s",  "pcie_gen",        "mig_max_instances",
-    "logical_devices", "vgpu_profiles_gb", "source",      "as_of",
-    "confidence",  "notes"};
+constexpr std::array<std::string_view, 4> k_top_fields{
+    "schema_version", "gpus", "provider", "instances"};
+constexpr std::array<std::string_view, 26> k_gpu_fields{"id",
+                                                        "aliases",
+                                                        "vendor",
+                                                        "architecture",
+                                                        "form_factor",
+                                                        "memory_gb",
+                                                        "memory_type",
+                                                        "memory_bandwidth_gb_per_s",
+                                                        "fp64_tflops",
+                                                        "fp64_tensor_tflops",
+                                                        "fp32_tflops",
+                                                        "tf32_tflops",
+                                                        "fp16_tflops",
+                                                        "bf16_tflops",
+                                                        "fp8_tflops",
+                                                        "int8_tops",
+                                                        "tdp_w",
+                                                        "nvlink_gb_per_s",
+                                                        "pcie_gen",
+                                                        "mig_max_instances",
+                                                        "logical_devices",
+                                                        "vgpu_profiles_gb",
+                                                        "source",
+                                                        "as_of",
+                                                        "confidence",
+                                                        "notes"};
 constexpr std::array<std::string_view, 8> k_provider_fields{
     "id", "name", "currency", "source", "as_of", "confidence", "notes", "regions"};
 constexpr std::array<std::string_view, 3> k_region_fields{"id", "name", "country"};
-constexpr std::array<std::string_view, 16> k_instance_fields{
-    "id",          "family",   "gpu",    "gpu_count",        "gpu_memory_gb", "vcpus",
-    "memory_gb",   "network_gbps", "rdma", "nvlink",         "local_storage_gb",
-    "source",      "as_of",    "confidence", "notes",        "regions"};
-constexpr std::array<std::string_view, 12> k_row_fields{
-    "region",      "on_demand", "spot",     "reserved_1y", "reserved_3y", "subscription_monthly",
-    "spot_interruption", "currency", "source", "as_of",   "confidence",  "notes"};
+constexpr std::array<std::string_view, 16> k_instance_fields{"id",
+                                                             "family",
+                                                             "gpu",
+                                                             "gpu_count",
+                                                             "gpu_memory_gb",
+                                                             "vcpus",
+                                                             "memory_gb",
+                                                             "network_gbps",
+                                                             "rdma",
+                                                             "nvlink",
+                                                             "local_storage_gb",
+                                                             "source",
+                                                             "as_of",
+                                                             "confidence",
+                                                             "notes",
+                                                             "regions"};
+constexpr std::array<std::string_view, 12> k_row_fields{"region",
+                                                        "on_demand",
+                                                        "spot",
+                                                        "reserved_1y",
+                                                        "reserved_3y",
+                                                        "subscription_monthly",
+                                                        "spot_interruption",
+                                                        "currency",
+                                                        "source",
+                                                        "as_of",
+                                                        "confidence",
+                                                        "notes"};
 
 constexpr std::array<std::string_view, 3> k_vendors{"nvidia", "amd", "intel"};
 constexpr std::array<std::string_view, 4> k_form_factors{"sxm", "pcie", "oam", "nvl"};
@@ -40,7 +80,9 @@ constexpr Range k_tflops{0, true, 100000};
 constexpr Range k_positive_tflops{0, false, 100000};
 
 // Names an entry in paths by its id where it has a valid one, else by its index.
-std::string entry_path(std::string_view list, std::size_t index, const YamlNode& entry,
+std::string entry_path(std::string_view list,
+                       std::size_t index,
+                       const YamlNode& entry,
                        std::string_view id_key) {
     if (entry.kind == YamlNode::Kind::mapping) {
         const YamlNode* id = entry.find(id_key);
@@ -76,14 +118,16 @@ class Decoder {
 bool Decoder::schema_version(const YamlNode& root) {
     const YamlNode* version = root.find("schema_version");
     if (version == nullptr) {
-        m_read.diagnostics().error(m_read.pos(root), "schema-version",
+        m_read.diagnostics().error(m_read.pos(root),
+                                   "schema-version",
                                    "the file has no 'schema_version'",
                                    "start the file with 'schema_version: 1'");
         return false;
     }
     if (!version->is_scalar() || !version->plain || version->text != "1") {
         m_read.diagnostics().error(
-            m_read.pos(*version), "schema-version",
+            m_read.pos(*version),
+            "schema-version",
             fmt::format("schema_version {} is not supported",
                         version->is_scalar() ? "'" + version->text + "'" : "(not a number)"),
             "this gpuadvisor reads schema_version 1; a newer file needs a newer gpuadvisor");
@@ -100,15 +144,17 @@ ProvenanceInput Decoder::provenance(const YamlNode& map, std::string_view path, 
     if (const YamlNode* as_of = map.find("as_of")) {
         result.as_of_pos = m_read.pos(*as_of);
     }
-    if (const auto confidence = m_read.one_of(map, "confidence", path, Need::optional,
-                                              k_confidences)) {
+    if (const auto confidence =
+            m_read.one_of(map, "confidence", path, Need::optional, k_confidences)) {
         result.confidence = parse_confidence(*confidence);
     }
     result.notes = m_read.text(map, "notes", path, Need::optional).value_or("");
     if (result.source && result.source->empty()) {
-        m_read.diagnostics().error(m_read.pos(*map.find("source")), "bad-value",
-                                   fmt::format("{}: the source is empty", join_path(path, "source")),
-                                   "name the datasheet or price list, with its URL");
+        m_read.diagnostics().error(
+            m_read.pos(*map.find("source")),
+            "bad-value",
+            fmt::format("{}: the source is empty", join_path(path, "source")),
+            "name the datasheet or price list, with its URL");
     }
     return result;
 }
@@ -117,10 +163,11 @@ std::optional<std::string> Decoder::currency(const YamlNode& map, std::string_vi
     auto code = m_read.text(map, "currency", path, Need::optional);
     if (code && (code->size() != 3 ||
                  code->find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ") != std::string::npos)) {
-        m_read.diagnostics().error(m_read.pos(*map.find("currency")), "bad-value",
-                                   fmt::format("{}: '{}' is not a currency code",
-                                               join_path(path, "currency"), *code),
-                                   "write an ISO 4217 code such as USD or CNY");
+        m_read.diagnostics().error(
+            m_read.pos(*map.find("currency")),
+            "bad-value",
+            fmt::format("{}: '{}' is not a currency code", join_path(path, "currency"), *code),
+            "write an ISO 4217 code such as USD or CNY");
         return std::nullopt;
     }
     return code;
@@ -140,7 +187,8 @@ std::optional<GpuInput> Decoder::gpu(const YamlNode& node, const std::string& pa
             if (alias.is_scalar() && m_read.is_valid_id(alias.text)) {
                 gpu.aliases.push_back(alias.text);
             } else {
-                m_read.diagnostics().error(m_read.pos(alias), "bad-value",
+                m_read.diagnostics().error(m_read.pos(alias),
+                                           "bad-value",
                                            fmt::format("{}.aliases: not a valid name", path),
                                            "names are 1-128 characters from A-Z a-z 0-9 . _ - + /");
             }
@@ -150,14 +198,18 @@ std::optional<GpuInput> Decoder::gpu(const YamlNode& node, const std::string& pa
     gpu.architecture = m_read.text(node, "architecture", path, Need::required).value_or("");
     gpu.form_factor =
         m_read.one_of(node, "form_factor", path, Need::required, k_form_factors).value_or("");
-    gpu.memory_gb = m_read.number(node, "memory_gb", path, Need::required, {0, false, 2000}).value_or(0);
+    gpu.memory_gb =
+        m_read.number(node, "memory_gb", path, Need::required, {0, false, 2000}).value_or(0);
     gpu.memory_type = m_read.text(node, "memory_type", path, Need::optional).value_or("");
     gpu.memory_bandwidth_gb_per_s =
         m_read.number(node, "memory_bandwidth_gb_per_s", path, Need::required, {0, false, 100000})
             .value_or(0);
-    gpu.fp64_tflops = m_read.number(node, "fp64_tflops", path, Need::required, k_tflops).value_or(0);
-    gpu.fp64_tensor_tflops = m_read.number(node, "fp64_tensor_tflops", path, Need::optional, k_positive_tflops);
-    gpu.fp32_tflops = m_read.number(node, "fp32_tflops", path, Need::required, k_positive_tflops).value_or(0);
+    gpu.fp64_tflops =
+        m_read.number(node, "fp64_tflops", path, Need::required, k_tflops).value_or(0);
+    gpu.fp64_tensor_tflops =
+        m_read.number(node, "fp64_tensor_tflops", path, Need::optional, k_positive_tflops);
+    gpu.fp32_tflops =
+        m_read.number(node, "fp32_tflops", path, Need::required, k_positive_tflops).value_or(0);
     gpu.tf32_tflops = m_read.number(node, "tf32_tflops", path, Need::optional, k_positive_tflops);
     gpu.fp16_tflops = m_read.number(node, "fp16_tflops", path, Need::optional, k_positive_tflops);
     gpu.bf16_tflops = m_read.number(node, "bf16_tflops", path, Need::optional, k_positive_tflops);
@@ -174,7 +226,8 @@ std::optional<GpuInput> Decoder::gpu(const YamlNode& node, const std::string& pa
     if (const auto* profiles = m_read.list(node, "vgpu_profiles_gb", path, Need::optional)) {
         const Range profile_range{0, false, gpu.memory_gb > 0 ? gpu.memory_gb : 2000};
         for (const YamlNode& profile : *profiles) {
-            if (const auto size = m_read.number_node(profile, path + ".vgpu_profiles_gb", profile_range)) {
+            if (const auto size =
+                    m_read.number_node(profile, path + ".vgpu_profiles_gb", profile_range)) {
                 gpu.vgpu_profiles_gb.push_back(*size);
             }
         }
@@ -183,8 +236,10 @@ std::optional<GpuInput> Decoder::gpu(const YamlNode& node, const std::string& pa
     if (errors() != before) {
         return std::nullopt;
     }
-    gpu.provenance = {*input.provenance.source, *input.provenance.as_of,
-                      input.provenance.confidence.value_or(Confidence::high), input.provenance.notes};
+    gpu.provenance = {*input.provenance.source,
+                      *input.provenance.as_of,
+                      input.provenance.confidence.value_or(Confidence::high),
+                      input.provenance.notes};
     return input;
 }
 
@@ -212,12 +267,14 @@ std::optional<ProviderInput> Decoder::provider(const YamlNode& node) {
             info.id = m_read.id(region, "id", region_path, Need::required).value_or("");
             info.name = m_read.text(region, "name", region_path, Need::optional).value_or("");
             info.country = m_read.text(region, "country", region_path, Need::optional).value_or("");
-            if (!info.country.empty() &&
-                (info.country.size() != 2 ||
-                 info.country.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ") != std::string::npos)) {
-                m_read.diagnostics().error(m_read.pos(*region.find("country")), "bad-value",
+            if (!info.country.empty() && (info.country.size() != 2 ||
+                                          info.country.find_first_not_of(
+                                              "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != std::string::npos)) {
+                m_read.diagnostics().error(m_read.pos(*region.find("country")),
+                                           "bad-value",
                                            fmt::format("{}.country: '{}' is not a country code",
-                                                       region_path, info.country),
+                                                       region_path,
+                                                       info.country),
                                            "write an ISO 3166 alpha-2 code such as US, CN, SG");
             }
             region_ids.emplace_back(info.id, m_read.pos(region));
@@ -245,16 +302,20 @@ std::optional<PriceRowInput> Decoder::price_row(const YamlNode& node, const std:
     row.reserved_1y = m_read.money(node, "reserved_1y", path);
     row.reserved_3y = m_read.money(node, "reserved_3y", path);
     row.subscription_monthly = m_read.money(node, "subscription_monthly", path);
-    row.spot_interruption = m_read.text(node, "spot_interruption", path, Need::optional).value_or("");
+    row.spot_interruption =
+        m_read.text(node, "spot_interruption", path, Need::optional).value_or("");
     input.currency = currency(node, path);
     input.provenance = provenance(node, path, false);
     if (errors() != before) {
         return std::nullopt;
     }
-    const bool any_price = std::any_of(std::begin(k_all_plans), std::end(k_all_plans),
+    const bool any_price = std::any_of(std::begin(k_all_plans),
+                                       std::end(k_all_plans),
                                        [&](Plan plan) { return row.price(plan).has_value(); });
     if (!any_price) {
-        m_read.diagnostics().error(row.origin, "no-price", fmt::format("{}: no price given", path),
+        m_read.diagnostics().error(row.origin,
+                                   "no-price",
+                                   fmt::format("{}: no price given", path),
                                    "give at least one of on_demand, spot, reserved_1y, "
                                    "reserved_3y, subscription_monthly");
         return std::nullopt;
@@ -276,21 +337,28 @@ std::optional<InstanceInput> Decoder::instance(const YamlNode& node, const std::
     if (const YamlNode* gpu = node.find("gpu")) {
         instance.gpu_pos = m_read.pos(*gpu);
     }
-    instance.gpu_count = m_read.number(node, "gpu_count", path, Need::required, {0, false, 64}).value_or(0);
+    instance.gpu_count =
+        m_read.number(node, "gpu_count", path, Need::required, {0, false, 64}).value_or(0);
     if (instance.gpu_count > 1 && instance.gpu_count != static_cast<int>(instance.gpu_count)) {
-        m_read.diagnostics().error(m_read.pos(*node.find("gpu_count")), "out-of-range",
+        m_read.diagnostics().error(m_read.pos(*node.find("gpu_count")),
+                                   "out-of-range",
                                    fmt::format("{}.gpu_count: {} is not a whole number of GPUs",
-                                               path, format_number(instance.gpu_count)),
+                                               path,
+                                               format_number(instance.gpu_count)),
                                    "only a vGPU slice (below 1) may be fractional");
     }
-    instance.gpu_memory_gb = m_read.number(node, "gpu_memory_gb", path, Need::optional, {0, false, 100000});
+    instance.gpu_memory_gb =
+        m_read.number(node, "gpu_memory_gb", path, Need::optional, {0, false, 100000});
     instance.vcpus = m_read.whole(node, "vcpus", path, Need::required, {1, true, 4096}).value_or(0);
-    instance.memory_gb = m_read.number(node, "memory_gb", path, Need::required, {0, false, 100000}).value_or(0);
-    instance.network_gbps = m_read.number(node, "network_gbps", path, Need::required, {0, false, 100000}).value_or(0);
+    instance.memory_gb =
+        m_read.number(node, "memory_gb", path, Need::required, {0, false, 100000}).value_or(0);
+    instance.network_gbps =
+        m_read.number(node, "network_gbps", path, Need::required, {0, false, 100000}).value_or(0);
     instance.rdma = m_read.boolean(node, "rdma", path, Need::required).value_or(false);
     instance.nvlink = m_read.boolean(node, "nvlink", path, Need::required).value_or(false);
     instance.local_storage_gb =
-        m_read.number(node, "local_storage_gb", path, Need::optional, {0, true, 10000000}).value_or(0);
+        m_read.number(node, "local_storage_gb", path, Need::optional, {0, true, 10000000})
+            .value_or(0);
     input.provenance = provenance(node, path, false);
     std::vector<std::pair<std::string, SourcePos>> regions;
     if (const auto* rows = m_read.list(node, "regions", path, Need::required)) {
@@ -315,10 +383,13 @@ void Decoder::check_unique(const std::vector<std::pair<std::string, SourcePos>>&
     for (const auto& [id, pos] : ids) {
         const auto [it, inserted] = seen.emplace(to_lower(id), pos);
         if (!inserted && !id.empty()) {
-            m_read.diagnostics().error(pos, "duplicate-id",
+            m_read.diagnostics().error(pos,
+                                       "duplicate-id",
                                        fmt::format("a second {} '{}' in this file (the first is at "
                                                    "line {})",
-                                                   what, id, it->second.line),
+                                                   what,
+                                                   id,
+                                                   it->second.line),
                                        "keep one; ids are compared ignoring case");
         }
     }
@@ -328,7 +399,9 @@ CatalogFragment Decoder::decode(const YamlNode& root) {
     CatalogFragment fragment;
     fragment.file = m_read.file();
     if (root.kind == YamlNode::Kind::null) {
-        m_read.diagnostics().error(m_read.pos(root), "schema-version", "the file is empty",
+        m_read.diagnostics().error(m_read.pos(root),
+                                   "schema-version",
+                                   "the file is empty",
                                    "a catalog file starts with 'schema_version: 1'");
         return fragment;
     }
@@ -350,7 +423,8 @@ CatalogFragment Decoder::decode(const YamlNode& root) {
     }
     const auto* instances = m_read.list(root, "instances", "", Need::optional);
     if (instances != nullptr && !instances->empty() && root.find("provider") == nullptr) {
-        m_read.diagnostics().error(m_read.pos(root), "missing-field",
+        m_read.diagnostics().error(m_read.pos(root),
+                                   "missing-field",
                                    "the file has instances but no 'provider'",
                                    "add 'provider: {id: aws}' (or the provider they belong to)");
     }

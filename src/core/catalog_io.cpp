@@ -37,14 +37,19 @@ std::vector<std::string> expand_path(const std::string& path, Diagnostics& diagn
     return files;
 }
 
-void load_text(const std::string& name, std::string_view text, const LoadLimits& limits,
-               std::vector<CatalogFragment>& fragments, Diagnostics& diagnostics) {
+void load_text(const std::string& name,
+               std::string_view text,
+               const LoadLimits& limits,
+               std::vector<CatalogFragment>& fragments,
+               Diagnostics& diagnostics) {
     const YamlDocument document = parse_yaml(name, text, limits, diagnostics);
     fragments.push_back(decode_catalog(document, diagnostics));
 }
 
-CatalogLoad finish(const Catalog* base, std::vector<CatalogFragment> fragments,
-                   std::vector<std::string> files, Diagnostics diagnostics,
+CatalogLoad finish(const Catalog* base,
+                   std::vector<CatalogFragment> fragments,
+                   std::vector<std::string> files,
+                   Diagnostics diagnostics,
                    const CheckOptions& checks) {
     CatalogLoad load;
     load.catalog = merge_fragments(base, std::move(fragments), checks, diagnostics);
@@ -66,8 +71,10 @@ std::vector<std::string> list_catalog_files(const std::vector<std::string>& path
     return files;
 }
 
-CatalogLoad load_catalog_over(const Catalog* base, const std::vector<std::string>& paths,
-                              const CheckOptions& checks, const LoadLimits& limits) {
+CatalogLoad load_catalog_over(const Catalog* base,
+                              const std::vector<std::string>& paths,
+                              const CheckOptions& checks,
+                              const LoadLimits& limits) {
     Diagnostics diagnostics;
     std::vector<CatalogFragment> fragments;
     std::vector<std::string> files;
@@ -82,8 +89,10 @@ CatalogLoad load_catalog_over(const Catalog* base, const std::vector<std::string
     return finish(base, std::move(fragments), std::move(files), std::move(diagnostics), checks);
 }
 
-CatalogLoad load_catalog_texts(std::span<const NamedText> texts, const CheckOptions& checks,
-                               const LoadLimits& limits, const Catalog* base) {
+CatalogLoad load_catalog_texts(std::span<const NamedText> texts,
+                               const CheckOptions& checks,
+                               const LoadLimits& limits,
+                               const Catalog* base) {
     Diagnostics diagnostics;
     std::vector<CatalogFragment> fragments;
     std::vector<std::string> files;

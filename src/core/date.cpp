@@ -1,8 +1,9 @@
 #include "gpuadvisor/date.hpp"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <chrono>
-#include <fmt/format.h>
 
 namespace gpuadvisor {
 
@@ -43,8 +44,10 @@ std::optional<Date> parse_date(std::string_view text) {
 
 std::string format_date(Date date) {
     const std::chrono::year_month_day ymd{std::chrono::sys_days{std::chrono::days{date.days}}};
-    return fmt::format("{:04}-{:02}-{:02}", static_cast<int>(ymd.year()),
-                       static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
+    return fmt::format("{:04}-{:02}-{:02}",
+                       static_cast<int>(ymd.year()),
+                       static_cast<unsigned>(ymd.month()),
+                       static_cast<unsigned>(ymd.day()));
 }
 
 Date today_utc() {

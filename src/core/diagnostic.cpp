@@ -1,7 +1,8 @@
 #include "gpuadvisor/diagnostic.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <tuple>
 
 namespace gpuadvisor {
@@ -19,12 +20,16 @@ void Diagnostics::add(Diagnostic diagnostic) {
     m_items.push_back(std::move(diagnostic));
 }
 
-void Diagnostics::error(const SourcePos& pos, std::string code, std::string message,
+void Diagnostics::error(const SourcePos& pos,
+                        std::string code,
+                        std::string message,
                         std::string hint) {
     add({pos, Severity::error, std::move(code), std::move(message), std::move(hint)});
 }
 
-void Diagnostics::warning(const SourcePos& pos, std::string code, std::string message,
+void Diagnostics::warning(const SourcePos& pos,
+                          std::string code,
+                          std::string message,
                           std::string hint) {
     add({pos, Severity::warning, std::move(code), std::move(message), std::move(hint)});
 }

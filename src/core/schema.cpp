@@ -1,11 +1,12 @@
 #include "schema.hpp"
 
-#include "gpuadvisor/units.hpp"
 #include "gpuadvisor/spelling.hpp"
+#include "gpuadvisor/units.hpp"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 
 namespace gpuadvisor {
 
@@ -23,7 +24,8 @@ std::string describe(const YamlNode& node) {
     case YamlNode::Kind::null:
         return "null";
     case YamlNode::Kind::scalar:
-        return fmt::format("'{}'", node.text.size() > 40 ? node.text.substr(0, 40) + "..." : node.text);
+        return fmt::format("'{}'",
+                           node.text.size() > 40 ? node.text.substr(0, 40) + "..." : node.text);
     case YamlNode::Kind::sequence:
         return "a list";
     case YamlNode::Kind::mapping:
@@ -33,8 +35,10 @@ std::string describe(const YamlNode& node) {
 }
 
 std::string range_text(const Range& range) {
-    return fmt::format("{} {} and at most {}", range.min_inclusive ? "at least" : "above",
-                       format_number(range.min), format_number(range.max));
+    return fmt::format("{} {} and at most {}",
+                       range.min_inclusive ? "at least" : "above",
+                       format_number(range.min),
+                       format_number(range.max));
 }
 
 // Why a scalar that should be a number is not one, as a hint.
@@ -68,13 +72,17 @@ std::string number_hint(const YamlNode& node) {
 
 } // namespace
 
-void FieldReader::wrong_type(const YamlNode& node, std::string_view path,
+void FieldReader::wrong_type(const YamlNode& node,
+                             std::string_view path,
                              std::string_view expected) {
-    m_diagnostics.error(pos(node), "wrong-type",
+    m_diagnostics.error(pos(node),
+                        "wrong-type",
                         fmt::format("{}: expected {}, found {}", path, expected, describe(node)));
 }
 
-bool FieldReader::mapping(const YamlNode& node, std::string_view path, std::string_view what,
+bool FieldReader::mapping(const YamlNode& node,
+                          std::string_view path,
+                          std::string_view what,
                           std::span<const std::string_view> fields) {
     if (node.kind != YamlNode::Kind::mapping) {
         wrong_type(node, path, fmt::format("{} (a mapping of fields)", what));
@@ -90,29 +98,35 @@ bool FieldReader::mapping(const YamlNode& node, std::string_view path, std::stri
             hint = fmt::format("the fields of {} are: {}", what, fmt::join(fields, ", "));
         }
         m_diagnostics.error(
-            pos(key), "unknown-field",
-            fmt::format("{}: '{}' is not a field of {}", path.empty() ? "(top)" : path,
-                        key.text.size() > 64 ? key.text.substr(0, 64) + "..." : key.text, what),
+            pos(key),
+            "unknown-field",
+            fmt::format("{}: '{}' is not a field of {}",
+                        path.empty() ? "(top)" : path,
+                        key.text.size() > 64 ? key.text.substr(0, 64) + "..." : key.text,
+                        what),
             std::move(hint));
     }
     return true;
 }
 
-const YamlNode* FieldReader::value(const YamlNode& map, std::string_view key,
-                                   std::string_view path, Need need) {
+const YamlNode*
+FieldReader::value(const YamlNode& map, std::string_view key, std::string_view path, Need need) {
     const YamlNode* node = map.find(key);
     if (node == nullptr) {
         if (need == Need::required) {
-            m_diagnostics.error(pos(map), "missing-field",
+            m_diagnostics.error(pos(map),
+                                "missing-field",
                                 fmt::format("{}: the required field '{}' is missing",
-                                            path.empty() ? "(top)" : path, key),
+                                            path.empty() ? "(top)" : path,
+                                            key),
                                 "see docs/catalog-format.md for the fields and their units");
         }
         return nullptr;
     }
     if (node->kind == YamlNode::Kind::null) {
         if (need == Need::required) {
-            m_diagnostics.error(pos(*node), "null-value",
+            m_diagnostics.error(pos(*node),
+                                "null-value",
                                 fmt::format("{}: the required field is null", join_path(path, key)),
                                 "give it a value");
         }
@@ -121,8 +135,11 @@ const YamlNode* FieldReader::value(const YamlNode& map, std::string_view key,
     return node;
 }
 
-const YamlNode* FieldReader::scalar(const YamlNode& map, std::string_view key,
-                                    std::string_view path, Need need, std::string_view expected) {
+const YamlNode* FieldReader::scalar(const YamlNode& map,
+                                    std::string_view key,
+                                    std::string_view path,
+                                    Need need,
+                                    std::string_view expected) {
     const YamlNode* node = value(map, key, path, need);
     if (node != nullptr && node->kind != YamlNode::Kind::scalar) {
         wrong_type(*node, join_path(path, key), expected);
@@ -131,8 +148,8 @@ const YamlNode* FieldReader::scalar(const YamlNode& map, std::string_view key,
     return node;
 }
 
-const std::vector<YamlNode>* FieldReader::list(const YamlNode& map, std::string_view key,
-                                               std::string_view path, Need need) {
+const std::vector<YamlNode>*
+FieldReader::list(const YamlNode& map, std::string_view key, std::string_view path, Need need) {
     const YamlNode* node = value(map, key, path, need);
     if (node == nullptr) {
         return nullptr;
@@ -144,22 +161,24 @@ const std::vector<YamlNode>* FieldReader::list(const YamlNode& map, std::string_
     return &node->items;
 }
 
-std::optional<double> FieldReader::number_node(const YamlNode& node, std::string_view path,
-                                               Range range) {
+std::optional<double>
+FieldReader::number_node(const YamlNode& node, std::string_view path, Range range) {
     if (node.kind != YamlNode::Kind::scalar) {
         wrong_type(node, path, "a number");
         return std::nullopt;
     }
     const auto number = node.plain ? parse_strict_number(node.text) : std::nullopt;
     if (!number) {
-        m_diagnostics.error(pos(node), "bad-number",
+        m_diagnostics.error(pos(node),
+                            "bad-number",
                             fmt::format("{}: {} is not a number", path, describe(node)),
                             number_hint(node));
         return std::nullopt;
     }
     const bool below = range.min_inclusive ? !(*number >= range.min) : !(*number > range.min);
     if (below || !(*number <= range.max)) {
-        m_diagnostics.error(pos(node), "out-of-range",
+        m_diagnostics.error(pos(node),
+                            "out-of-range",
                             fmt::format("{}: {} is out of range", path, node.text),
                             fmt::format("it must be {}", range_text(range)));
         return std::nullopt;
@@ -167,8 +186,8 @@ std::optional<double> FieldReader::number_node(const YamlNode& node, std::string
     return number;
 }
 
-std::optional<double> FieldReader::number(const YamlNode& map, std::string_view key,
-                                          std::string_view path, Need need, Range range) {
+std::optional<double> FieldReader::number(
+    const YamlNode& map, std::string_view key, std::string_view path, Need need, Range range) {
     const YamlNode* node = value(map, key, path, need);
     if (node == nullptr) {
         return std::nullopt;
@@ -176,31 +195,33 @@ std::optional<double> FieldReader::number(const YamlNode& map, std::string_view 
     return number_node(*node, join_path(path, key), range);
 }
 
-std::optional<int> FieldReader::whole(const YamlNode& map, std::string_view key,
-                                      std::string_view path, Need need, Range range) {
+std::optional<int> FieldReader::whole(
+    const YamlNode& map, std::string_view key, std::string_view path, Need need, Range range) {
     const auto number = this->number(map, key, path, need, range);
     if (!number) {
         return std::nullopt;
     }
     if (std::floor(*number) != *number) {
-        m_diagnostics.error(pos(*map.find(key)), "bad-number",
-                            fmt::format("{}: {} is not a whole number", join_path(path, key),
-                                        map.find(key)->text),
-                            "write a count such as 8");
+        m_diagnostics.error(
+            pos(*map.find(key)),
+            "bad-number",
+            fmt::format("{}: {} is not a whole number", join_path(path, key), map.find(key)->text),
+            "write a count such as 8");
         return std::nullopt;
     }
     return static_cast<int>(*number);
 }
 
-std::optional<std::int64_t> FieldReader::money(const YamlNode& map, std::string_view key,
-                                               std::string_view path) {
+std::optional<std::int64_t>
+FieldReader::money(const YamlNode& map, std::string_view key, std::string_view path) {
     const YamlNode* node = scalar(map, key, path, Need::optional, "a price");
     if (node == nullptr) {
         return std::nullopt;
     }
     const std::string field = join_path(path, key);
     if (node->plain && node->text.starts_with('-') && parse_strict_number(node->text)) {
-        m_diagnostics.error(pos(*node), "out-of-range",
+        m_diagnostics.error(pos(*node),
+                            "out-of-range",
                             fmt::format("{}: {} is negative", field, node->text),
                             "a price is above 0; leave the plan out where it is not sold");
         return std::nullopt;
@@ -208,7 +229,8 @@ std::optional<std::int64_t> FieldReader::money(const YamlNode& map, std::string_
     const auto micros = node->plain ? parse_money_micros(node->text) : std::nullopt;
     if (!micros) {
         const bool exponent = node->plain && parse_strict_number(node->text).has_value();
-        m_diagnostics.error(pos(*node), "bad-number",
+        m_diagnostics.error(pos(*node),
+                            "bad-number",
                             fmt::format("{}: {} is not a price", field, describe(*node)),
                             exponent ? "write the price as a plain decimal such as 32.7726, "
                                        "below 10^12"
@@ -216,15 +238,17 @@ std::optional<std::int64_t> FieldReader::money(const YamlNode& map, std::string_
         return std::nullopt;
     }
     if (*micros == 0) {
-        m_diagnostics.error(pos(*node), "out-of-range", fmt::format("{}: the price is 0", field),
+        m_diagnostics.error(pos(*node),
+                            "out-of-range",
+                            fmt::format("{}: the price is 0", field),
                             "a price is above 0; leave the plan out where it is not sold");
         return std::nullopt;
     }
     return micros;
 }
 
-std::optional<bool> FieldReader::boolean(const YamlNode& map, std::string_view key,
-                                         std::string_view path, Need need) {
+std::optional<bool>
+FieldReader::boolean(const YamlNode& map, std::string_view key, std::string_view path, Need need) {
     const YamlNode* node = scalar(map, key, path, need, "true or false");
     if (node == nullptr) {
         return std::nullopt;
@@ -232,15 +256,16 @@ std::optional<bool> FieldReader::boolean(const YamlNode& map, std::string_view k
     if (node->plain && (node->text == "true" || node->text == "false")) {
         return node->text == "true";
     }
-    m_diagnostics.error(pos(*node), "bad-value",
-                        fmt::format("{}: {} is not true or false", join_path(path, key),
-                                    describe(*node)),
-                        "write true or false, without quotes");
+    m_diagnostics.error(
+        pos(*node),
+        "bad-value",
+        fmt::format("{}: {} is not true or false", join_path(path, key), describe(*node)),
+        "write true or false, without quotes");
     return std::nullopt;
 }
 
-std::optional<std::string> FieldReader::text(const YamlNode& map, std::string_view key,
-                                             std::string_view path, Need need) {
+std::optional<std::string>
+FieldReader::text(const YamlNode& map, std::string_view key, std::string_view path, Need need) {
     const YamlNode* node = scalar(map, key, path, need, "text");
     if (node == nullptr) {
         return std::nullopt;
@@ -256,24 +281,27 @@ bool FieldReader::is_valid_id(std::string_view text) const {
                                   "0123456789._-+/") == std::string_view::npos;
 }
 
-std::optional<std::string> FieldReader::id(const YamlNode& map, std::string_view key,
-                                           std::string_view path, Need need) {
+std::optional<std::string>
+FieldReader::id(const YamlNode& map, std::string_view key, std::string_view path, Need need) {
     const YamlNode* node = scalar(map, key, path, need, "an id");
     if (node == nullptr) {
         return std::nullopt;
     }
     if (!is_valid_id(node->text)) {
-        m_diagnostics.error(pos(*node), "bad-value",
-                            fmt::format("{}: {} is not a valid id", join_path(path, key),
-                                        describe(*node)),
-                            "ids are 1-128 characters from A-Z a-z 0-9 . _ - + /");
+        m_diagnostics.error(
+            pos(*node),
+            "bad-value",
+            fmt::format("{}: {} is not a valid id", join_path(path, key), describe(*node)),
+            "ids are 1-128 characters from A-Z a-z 0-9 . _ - + /");
         return std::nullopt;
     }
     return node->text;
 }
 
-std::optional<std::string> FieldReader::one_of(const YamlNode& map, std::string_view key,
-                                               std::string_view path, Need need,
+std::optional<std::string> FieldReader::one_of(const YamlNode& map,
+                                               std::string_view key,
+                                               std::string_view path,
+                                               Need need,
                                                std::span<const std::string_view> allowed) {
     const YamlNode* node = scalar(map, key, path, need, "a name");
     if (node == nullptr) {
@@ -287,25 +315,27 @@ std::optional<std::string> FieldReader::one_of(const YamlNode& map, std::string_
     if (hint.empty()) {
         hint = fmt::format("one of: {}", fmt::join(allowed, ", "));
     }
-    m_diagnostics.error(pos(*node), "bad-value",
-                        fmt::format("{}: {} is not an accepted value", join_path(path, key),
-                                    describe(*node)),
-                        std::move(hint));
+    m_diagnostics.error(
+        pos(*node),
+        "bad-value",
+        fmt::format("{}: {} is not an accepted value", join_path(path, key), describe(*node)),
+        std::move(hint));
     return std::nullopt;
 }
 
-std::optional<Date> FieldReader::date(const YamlNode& map, std::string_view key,
-                                      std::string_view path, Need need) {
+std::optional<Date>
+FieldReader::date(const YamlNode& map, std::string_view key, std::string_view path, Need need) {
     const YamlNode* node = scalar(map, key, path, need, "a date");
     if (node == nullptr) {
         return std::nullopt;
     }
     const auto date = parse_date(node->text);
     if (!date) {
-        m_diagnostics.error(pos(*node), "bad-value",
-                            fmt::format("{}: {} is not a date", join_path(path, key),
-                                        describe(*node)),
-                            "write a calendar date as YYYY-MM-DD, e.g. 2025-06-01");
+        m_diagnostics.error(
+            pos(*node),
+            "bad-value",
+            fmt::format("{}: {} is not a date", join_path(path, key), describe(*node)),
+            "write a calendar date as YYYY-MM-DD, e.g. 2025-06-01");
     }
     return date;
 }

@@ -32,40 +32,47 @@ class FieldReader {
     Diagnostics& diagnostics() { return m_diagnostics; }
 
     // True if node is a mapping; reports each key not in `fields` (with did-you-mean).
-    bool mapping(const YamlNode& node, std::string_view path, std::string_view what,
+    bool mapping(const YamlNode& node,
+                 std::string_view path,
+                 std::string_view what,
                  std::span<const std::string_view> fields);
     // The list under `key` (absent: empty list and, if required, missing-field).
-    const std::vector<YamlNode>* list(const YamlNode& map, std::string_view key,
-                                      std::string_view path, Need need);
+    const std::vector<YamlNode>*
+    list(const YamlNode& map, std::string_view key, std::string_view path, Need need);
 
-    std::optional<double> number(const YamlNode& map, std::string_view key, std::string_view path,
-                                 Need need, Range range);
-    std::optional<int> whole(const YamlNode& map, std::string_view key, std::string_view path,
-                             Need need, Range range);
-    std::optional<std::int64_t> money(const YamlNode& map, std::string_view key,
-                                      std::string_view path);
-    std::optional<bool> boolean(const YamlNode& map, std::string_view key, std::string_view path,
-                                Need need);
-    std::optional<std::string> text(const YamlNode& map, std::string_view key,
-                                    std::string_view path, Need need);
-    std::optional<std::string> id(const YamlNode& map, std::string_view key, std::string_view path,
-                                  Need need);
-    std::optional<std::string> one_of(const YamlNode& map, std::string_view key,
-                                      std::string_view path, Need need,
+    std::optional<double> number(
+        const YamlNode& map, std::string_view key, std::string_view path, Need need, Range range);
+    std::optional<int>
+    whole(const YamlNode& map, std::string_view key, std::string_view path, Need need, Range range);
+    std::optional<std::int64_t>
+    money(const YamlNode& map, std::string_view key, std::string_view path);
+    std::optional<bool>
+    boolean(const YamlNode& map, std::string_view key, std::string_view path, Need need);
+    std::optional<std::string>
+    text(const YamlNode& map, std::string_view key, std::string_view path, Need need);
+    std::optional<std::string>
+    id(const YamlNode& map, std::string_view key, std::string_view path, Need need);
+    std::optional<std::string> one_of(const YamlNode& map,
+                                      std::string_view key,
+                                      std::string_view path,
+                                      Need need,
                                       std::span<const std::string_view> allowed);
-    std::optional<Date> date(const YamlNode& map, std::string_view key, std::string_view path,
-                             Need need);
+    std::optional<Date>
+    date(const YamlNode& map, std::string_view key, std::string_view path, Need need);
     // The raw value node if present and not null; reports missing/null for required fields.
-    const YamlNode* value(const YamlNode& map, std::string_view key, std::string_view path,
-                          Need need);
+    const YamlNode*
+    value(const YamlNode& map, std::string_view key, std::string_view path, Need need);
 
     // Number from one scalar node (used for list items too).
     std::optional<double> number_node(const YamlNode& node, std::string_view path, Range range);
     bool is_valid_id(std::string_view text) const;
 
   private:
-    const YamlNode* scalar(const YamlNode& map, std::string_view key, std::string_view path,
-                           Need need, std::string_view expected);
+    const YamlNode* scalar(const YamlNode& map,
+                           std::string_view key,
+                           std::string_view path,
+                           Need need,
+                           std::string_view expected);
     void wrong_type(const YamlNode& node, std::string_view path, std::string_view expected);
 
     std::string m_file;

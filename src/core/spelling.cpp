@@ -30,9 +30,8 @@ std::size_t edit_distance(std::string_view a_in, std::string_view b_in) {
     return previous[n];
 }
 
-std::vector<std::string> nearest_names(std::string_view word,
-                                       const std::vector<std::string>& candidates,
-                                       std::size_t most) {
+std::vector<std::string>
+nearest_names(std::string_view word, const std::vector<std::string>& candidates, std::size_t most) {
     if (word.size() > 256) {
         return {};
     }

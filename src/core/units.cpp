@@ -1,15 +1,18 @@
 #include "gpuadvisor/units.hpp"
 
+#include <fmt/format.h>
+
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <fmt/format.h>
 
 namespace gpuadvisor {
 
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
 
 std::size_t count_digits(std::string_view text, std::size_t from) {
     std::size_t i = from;
@@ -87,8 +90,8 @@ std::optional<std::int64_t> parse_money_micros(std::string_view text) {
 
 std::string format_micros(std::int64_t micros, int min_decimals) {
     const bool negative = micros < 0;
-    const std::uint64_t magnitude =
-        negative ? static_cast<std::uint64_t>(-(micros + 1)) + 1 : static_cast<std::uint64_t>(micros);
+    const std::uint64_t magnitude = negative ? static_cast<std::uint64_t>(-(micros + 1)) + 1
+                                             : static_cast<std::uint64_t>(micros);
     const std::uint64_t units = magnitude / 1'000'000;
     std::string fraction = fmt::format("{:06}", magnitude % 1'000'000);
     while (fraction.size() > static_cast<std::size_t>(min_decimals) && fraction.back() == '0') {
@@ -121,15 +124,24 @@ struct Suffix {
     double factor;
 };
 
-constexpr std::array k_count_suffixes{Suffix{"", 1},     Suffix{"k", 1e3},  Suffix{"m", 1e6},
-                                      Suffix{"b", 1e9},  Suffix{"g", 1e9},  Suffix{"t", 1e12}};
-constexpr std::array k_byte_suffixes{
-    Suffix{"", 1},          Suffix{"b", 1e-9},          Suffix{"kb", 1e-6},
-    Suffix{"mb", 1e-3},     Suffix{"gb", 1},            Suffix{"tb", 1e3},
-    Suffix{"kib", 1024e-9}, Suffix{"mib", 1048576e-9},  Suffix{"gib", 1073741824e-9},
-    Suffix{"tib", 1099511627776e-9}};
-constexpr std::array k_duration_suffixes{Suffix{"", 1}, Suffix{"h", 1}, Suffix{"d", 24},
-                                         Suffix{"w", 168}};
+constexpr std::array k_count_suffixes{Suffix{"", 1},
+                                      Suffix{"k", 1e3},
+                                      Suffix{"m", 1e6},
+                                      Suffix{"b", 1e9},
+                                      Suffix{"g", 1e9},
+                                      Suffix{"t", 1e12}};
+constexpr std::array k_byte_suffixes{Suffix{"", 1},
+                                     Suffix{"b", 1e-9},
+                                     Suffix{"kb", 1e-6},
+                                     Suffix{"mb", 1e-3},
+                                     Suffix{"gb", 1},
+                                     Suffix{"tb", 1e3},
+                                     Suffix{"kib", 1024e-9},
+                                     Suffix{"mib", 1048576e-9},
+                                     Suffix{"gib", 1073741824e-9},
+                                     Suffix{"tib", 1099511627776e-9}};
+constexpr std::array k_duration_suffixes{
+    Suffix{"", 1}, Suffix{"h", 1}, Suffix{"d", 24}, Suffix{"w", 168}};
 
 template <std::size_t N>
 std::optional<double> factor_of(std::string_view suffix, const std::array<Suffix, N>& table) {
@@ -161,8 +173,8 @@ std::string_view accepted_suffixes(QuantityKind kind) {
 
 QuantityParse parse_quantity(std::string_view text, QuantityKind kind) {
     const auto fail = [&](std::string why) {
-        return QuantityParse{std::nullopt, fmt::format("{}; expected {}", why,
-                                                       accepted_suffixes(kind))};
+        return QuantityParse{std::nullopt,
+                             fmt::format("{}; expected {}", why, accepted_suffixes(kind))};
     };
     if (text.starts_with('-')) {
         return fail(fmt::format("'{}' is negative", text));
@@ -206,8 +218,8 @@ std::string format_number(double value) {
     }
     std::array<char, 400> buffer{};
     // Shortest round-trip digits, never in exponent form (100000, not 1e+05).
-    const auto [ptr, ec] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value,
-                                         std::chars_format::fixed);
+    const auto [ptr, ec] = std::to_chars(
+        buffer.data(), buffer.data() + buffer.size(), value, std::chars_format::fixed);
     return ec == std::errc{} ? std::string(buffer.data(), ptr) : std::string("null");
 }
 

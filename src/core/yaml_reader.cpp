@@ -1,12 +1,12 @@
 #include "yaml_reader.hpp"
 
+#include <fmt/format.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
 #include <yaml-cpp/mark.h>
 #include <yaml-cpp/parser.h>
 
 #include <cstdio>
-#include <fmt/format.h>
 #include <sstream>
 #include <sys/stat.h>
 #include <unordered_set>
@@ -36,8 +36,8 @@ std::string_view to_string(YamlNode::Kind kind) {
     return "?";
 }
 
-std::optional<std::string> read_file_capped(const std::string& path, const LoadLimits& limits,
-                                            Diagnostics& diagnostics) {
+std::optional<std::string>
+read_file_capped(const std::string& path, const LoadLimits& limits, Diagnostics& diagnostics) {
     const SourcePos pos{path, 0, 0};
     struct stat info {};
     if (::stat(path.c_str(), &info) != 0) {
@@ -45,12 +45,15 @@ std::optional<std::string> read_file_capped(const std::string& path, const LoadL
         return std::nullopt;
     }
     if (!S_ISREG(info.st_mode)) {
-        diagnostics.error(pos, "io", "not a regular file (a folder, device or pipe)",
+        diagnostics.error(pos,
+                          "io",
+                          "not a regular file (a folder, device or pipe)",
                           "name a .yaml file, or a folder of them with --catalog");
         return std::nullopt;
     }
     const auto too_big = [&] {
-        diagnostics.error(pos, "io",
+        diagnostics.error(pos,
+                          "io",
                           fmt::format("the file is larger than the limit of {}",
                                       limits.max_file_bytes >= (1u << 20)
                                           ? fmt::format("{} MiB", limits.max_file_bytes >> 20)
@@ -92,7 +95,9 @@ namespace {
 
 // Length of the UTF-8 sequence starting at text[i], or 0 if invalid.
 std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
-    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const auto byte = [&](std::size_t k) {
+        return static_cast<unsigned char>(text[k]);
+    };
     const unsigned char lead = byte(i);
     std::size_t length = 0;
     std::uint32_t min_code = 0;
@@ -126,10 +131,12 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
 }
 
 // Checks the bytes before any parsing. Returns the text without a BOM, or nullopt.
-std::optional<std::string_view> check_bytes(const std::string& file, std::string_view text,
-                                            Diagnostics& diagnostics) {
+std::optional<std::string_view>
+check_bytes(const std::string& file, std::string_view text, Diagnostics& diagnostics) {
     if (text.starts_with("\xFF\xFE") || text.starts_with("\xFE\xFF")) {
-        diagnostics.error({file, 1, 1}, "encoding", "the file is UTF-16; gpuadvisor reads UTF-8",
+        diagnostics.error({file, 1, 1},
+                          "encoding",
+                          "the file is UTF-16; gpuadvisor reads UTF-8",
                           "convert it: iconv -f UTF-16 -t UTF-8");
         return std::nullopt;
     }
@@ -147,7 +154,9 @@ std::optional<std::string_view> check_bytes(const std::string& file, std::string
         }
         if (byte == '\r') {
             if (i + 1 >= text.size() || text[i + 1] != '\n') {
-                diagnostics.error(pos, "encoding", "a line ends with a bare CR",
+                diagnostics.error(pos,
+                                  "encoding",
+                                  "a line ends with a bare CR",
                                   "save the file with LF (or CRLF) line endings");
                 return std::nullopt;
             }
@@ -155,14 +164,16 @@ std::optional<std::string_view> check_bytes(const std::string& file, std::string
             continue;
         }
         if ((byte < 0x20 && byte != '\t') || byte == 0x7F) {
-            diagnostics.error(pos, "encoding",
+            diagnostics.error(pos,
+                              "encoding",
                               fmt::format("control byte 0x{:02X} in the text", byte),
                               "the file may be binary, or corrupted");
             return std::nullopt;
         }
         const std::size_t length = utf8_sequence_length(text, i);
         if (length == 0) {
-            diagnostics.error(pos, "encoding",
+            diagnostics.error(pos,
+                              "encoding",
                               fmt::format("invalid UTF-8 (byte 0x{:02X})", byte),
                               "save the file as UTF-8 (it may be Latin-1)");
             return std::nullopt;
@@ -190,14 +201,17 @@ class TreeBuilder final : public YAML::EventHandler {
         if (m_documents == 1 && mark.pos == m_first_document_pos) {
             // yaml-cpp made no progress (a lone ',' and the like): LoadAll would loop forever.
             const auto at = static_cast<std::size_t>(mark.pos);
-            refuse(mark, "syntax",
+            refuse(mark,
+                   "syntax",
                    at < m_text.size() ? fmt::format("unexpected '{}'", m_text[at])
                                       : std::string("unexpected end of the file"),
                    "a catalog file is a mapping that starts with 'schema_version: 1'");
         }
         m_first_document_pos = m_documents == 0 ? mark.pos : m_first_document_pos;
         if (++m_documents > 1) {
-            refuse(mark, "yaml-feature", "a second YAML document starts here",
+            refuse(mark,
+                   "yaml-feature",
+                   "a second YAML document starts here",
                    "a gpuadvisor file holds one document: remove '---' and what follows, or "
                    "split the file");
         }
@@ -210,16 +224,22 @@ class TreeBuilder final : public YAML::EventHandler {
         complete(std::move(node));
     }
     void OnAlias(const YAML::Mark& mark, YAML::anchor_t /*anchor*/) override {
-        refuse(mark, "yaml-feature", "aliases (*name) are not supported",
+        refuse(mark,
+               "yaml-feature",
+               "aliases (*name) are not supported",
                "write the value out in full");
     }
-    void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+    void OnScalar(const YAML::Mark& mark,
+                  const std::string& tag,
+                  YAML::anchor_t anchor,
                   const std::string& value) override {
         check_anchor(mark, anchor);
         check_tag(mark, tag, true);
         if (value.size() > m_limits.max_scalar_bytes) {
-            refuse(mark, "limit",
-                   fmt::format("a value of {} bytes; the limit is {} bytes", value.size(),
+            refuse(mark,
+                   "limit",
+                   fmt::format("a value of {} bytes; the limit is {} bytes",
+                               value.size(),
                                m_limits.max_scalar_bytes),
                    "");
         }
@@ -231,12 +251,16 @@ class TreeBuilder final : public YAML::EventHandler {
         node.text = value;
         complete(std::move(node));
     }
-    void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+    void OnSequenceStart(const YAML::Mark& mark,
+                         const std::string& tag,
+                         YAML::anchor_t anchor,
                          YAML::EmitterStyle::value /*style*/) override {
         open(mark, tag, anchor, YamlNode::Kind::sequence);
     }
     void OnSequenceEnd() override { close(); }
-    void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+    void OnMapStart(const YAML::Mark& mark,
+                    const std::string& tag,
+                    YAML::anchor_t anchor,
                     YAML::EmitterStyle::value /*style*/) override {
         open(mark, tag, anchor, YamlNode::Kind::mapping);
     }
@@ -252,18 +276,24 @@ class TreeBuilder final : public YAML::EventHandler {
         std::unordered_set<std::string> keys; // filled once a mapping grows past a few keys
     };
 
-    [[noreturn]] void refuse(const YAML::Mark& mark, std::string code, std::string message,
-                             std::string hint) {
-        throw Refusal{{position(mark), Severity::error, std::move(code), std::move(message),
+    [[noreturn]] void
+    refuse(const YAML::Mark& mark, std::string code, std::string message, std::string hint) {
+        throw Refusal{{position(mark),
+                       Severity::error,
+                       std::move(code),
+                       std::move(message),
                        std::move(hint)}};
     }
     SourcePos position(const YAML::Mark& mark) const {
-        return {m_file, static_cast<std::uint32_t>(mark.line + 1),
+        return {m_file,
+                static_cast<std::uint32_t>(mark.line + 1),
                 static_cast<std::uint32_t>(mark.column + 1)};
     }
     YamlNode make(const YAML::Mark& mark, YamlNode::Kind kind) {
         if (++m_nodes > m_limits.max_nodes) {
-            refuse(mark, "limit", fmt::format("more than {} values in one file", m_limits.max_nodes),
+            refuse(mark,
+                   "limit",
+                   fmt::format("more than {} values in one file", m_limits.max_nodes),
                    "split the file");
         }
         YamlNode node;
@@ -275,7 +305,8 @@ class TreeBuilder final : public YAML::EventHandler {
     // yaml-cpp 0.7 ends an unclosed quoted string at the end of the file without an error.
     void check_quote_closed(const YAML::Mark& mark) {
         const auto start = static_cast<std::size_t>(mark.pos);
-        if (mark.pos < 0 || start >= m_text.size() || (m_text[start] != '"' && m_text[start] != '\'')) {
+        if (mark.pos < 0 || start >= m_text.size() ||
+            (m_text[start] != '"' && m_text[start] != '\'')) {
             return;
         }
         const char quote = m_text[start];
@@ -290,29 +321,39 @@ class TreeBuilder final : public YAML::EventHandler {
                 }
             }
         }
-        refuse(mark, "syntax", "this quoted string is never closed",
+        refuse(mark,
+               "syntax",
+               "this quoted string is never closed",
                fmt::format("add the closing {}", quote));
     }
     void check_anchor(const YAML::Mark& mark, YAML::anchor_t anchor) {
         if (anchor != 0) {
-            refuse(mark, "yaml-feature", "anchors (&name) are not supported",
+            refuse(mark,
+                   "yaml-feature",
+                   "anchors (&name) are not supported",
                    "write each value out in full");
         }
     }
     void check_tag(const YAML::Mark& mark, const std::string& tag, bool scalar) {
         const bool untagged = tag == "?" || (scalar && tag == "!");
         if (!untagged) {
-            refuse(mark, "yaml-feature", fmt::format("tags ({}) are not supported", tag),
+            refuse(mark,
+                   "yaml-feature",
+                   fmt::format("tags ({}) are not supported", tag),
                    "remove the tag; values are typed by their field");
         }
     }
-    void open(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+    void open(const YAML::Mark& mark,
+              const std::string& tag,
+              YAML::anchor_t anchor,
               YamlNode::Kind kind) {
         check_anchor(mark, anchor);
         check_tag(mark, tag, false);
         if (m_stack.size() >= m_limits.max_depth) {
-            refuse(mark, "limit",
-                   fmt::format("nesting deeper than {} levels", m_limits.max_depth), "");
+            refuse(mark,
+                   "limit",
+                   fmt::format("nesting deeper than {} levels", m_limits.max_depth),
+                   "");
         }
         m_stack.push_back(Frame{make(mark, kind), std::nullopt, {}});
     }
@@ -324,11 +365,15 @@ class TreeBuilder final : public YAML::EventHandler {
     void add_key(Frame& frame, YamlNode key) {
         const YAML::Mark mark = to_mark(key);
         if (key.kind != YamlNode::Kind::scalar) {
-            refuse(mark, "wrong-type", "a mapping key must be a plain name",
+            refuse(mark,
+                   "wrong-type",
+                   "a mapping key must be a plain name",
                    "keys are field names such as 'memory_gb'");
         }
         if (key.plain && key.text == "<<") {
-            refuse(mark, "yaml-feature", "merge keys (<<) are not supported",
+            refuse(mark,
+                   "yaml-feature",
+                   "merge keys (<<) are not supported",
                    "write the fields out in full");
         }
         const YamlNode* earlier = nullptr;
@@ -350,9 +395,12 @@ class TreeBuilder final : public YAML::EventHandler {
             }
         }
         if (earlier != nullptr) {
-            refuse(mark, "duplicate-key",
+            refuse(mark,
+                   "duplicate-key",
                    fmt::format("'{}' is given twice in this mapping (first at line {}, column {})",
-                               key.text, earlier->line, earlier->column),
+                               key.text,
+                               earlier->line,
+                               earlier->column),
                    "keep one of them");
         }
         frame.pending_key = std::move(key);
@@ -400,7 +448,9 @@ class TreeBuilder final : public YAML::EventHandler {
 
 } // namespace
 
-YamlDocument parse_yaml(std::string file, std::string_view text, const LoadLimits& limits,
+YamlDocument parse_yaml(std::string file,
+                        std::string_view text,
+                        const LoadLimits& limits,
                         Diagnostics& diagnostics) {
     YamlDocument document{file, std::nullopt};
     const auto body = check_bytes(file, text, diagnostics);
@@ -426,14 +476,19 @@ YamlDocument parse_yaml(std::string file, std::string_view text, const LoadLimit
     } catch (const Refusal& refusal) {
         diagnostics.add(refusal.diagnostic);
     } catch (const YAML::Exception& error) {
-        const SourcePos pos{file, static_cast<std::uint32_t>(error.mark.line + 1),
+        const SourcePos pos{file,
+                            static_cast<std::uint32_t>(error.mark.line + 1),
                             static_cast<std::uint32_t>(error.mark.column + 1)};
         if (error.msg == YAML::ErrorMsg::UNKNOWN_ANCHOR) {
-            diagnostics.error(pos, "yaml-feature", "aliases (*name) are not supported",
+            diagnostics.error(pos,
+                              "yaml-feature",
+                              "aliases (*name) are not supported",
                               "write the value out in full");
         } else {
-            diagnostics.error(error.mark.is_null() ? SourcePos{file, 0, 0} : pos, "syntax",
-                              error.msg, "check the indentation and quoting here, or just before");
+            diagnostics.error(error.mark.is_null() ? SourcePos{file, 0, 0} : pos,
+                              "syntax",
+                              error.msg,
+                              "check the indentation and quoting here, or just before");
         }
     } catch (const std::exception& error) {
         diagnostics.error({file, 0, 0}, "io", fmt::format("could not parse: {}", error.what()));

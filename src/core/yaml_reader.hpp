@@ -22,8 +22,8 @@ struct YamlNode {
     Kind kind = Kind::null;
     std::uint32_t line = 0; // 1-based
     std::uint32_t column = 0;
-    bool plain = true;      // scalar written without quotes or block style
-    std::string text;       // scalar value
+    bool plain = true;           // scalar written without quotes or block style
+    std::string text;            // scalar value
     std::vector<YamlNode> items; // sequence items
     std::vector<std::pair<YamlNode, YamlNode>> entries; // mapping key -> value
 
@@ -39,11 +39,13 @@ struct YamlDocument {
 };
 
 // Reads a file from disk with the size cap; diagnostics on failure.
-std::optional<std::string> read_file_capped(const std::string& path, const LoadLimits& limits,
-                                            Diagnostics& diagnostics);
+std::optional<std::string>
+read_file_capped(const std::string& path, const LoadLimits& limits, Diagnostics& diagnostics);
 
 // Parses text that came from `file`. On any error, root is nullopt and the error is added.
-YamlDocument parse_yaml(std::string file, std::string_view text, const LoadLimits& limits,
+YamlDocument parse_yaml(std::string file,
+                        std::string_view text,
+                        const LoadLimits& limits,
                         Diagnostics& diagnostics);
 
 } // namespace gpuadvisor

@@ -29,8 +29,7 @@ TEST_CASE("GPU names: ids and aliases give one GPU, a family name gives all its 
     const Catalog& catalog = test::test_catalog();
     CHECK(ids(catalog.match_gpus("A100-40GB")) == std::vector<std::string>{"A100-40GB"});
     CHECK(ids(catalog.match_gpus("a100-sxm4-80gb")) == std::vector<std::string>{"A100-80GB"});
-    CHECK(ids(catalog.match_gpus("A100")) ==
-          std::vector<std::string>{"A100-40GB", "A100-80GB"});
+    CHECK(ids(catalog.match_gpus("A100")) == std::vector<std::string>{"A100-40GB", "A100-80GB"});
     CHECK(ids(catalog.match_gpus("tesla-t4")) == std::vector<std::string>{"T4"});
     CHECK(catalog.match_gpus("A10").empty()); // not a dash-prefix of A100-...
     CHECK(catalog.match_gpus("").empty());
@@ -141,8 +140,9 @@ TEST_CASE("the binary form round-trips and detects corruption") {
 }
 
 TEST_CASE("the compiled built-in catalog equals data/ loaded through the slow path") {
-    const auto slow = load_catalog_over(nullptr, {std::string(GPUADVISOR_DATA) + "/catalog/gpus.yaml",
-                                                  std::string(GPUADVISOR_DATA) + "/catalog/providers"});
+    const auto slow = load_catalog_over(nullptr,
+                                        {std::string(GPUADVISOR_DATA) + "/catalog/gpus.yaml",
+                                         std::string(GPUADVISOR_DATA) + "/catalog/providers"});
     REQUIRE_FALSE(slow.diagnostics.has_errors());
     const Catalog& builtin = builtin_catalog();
     CHECK(builtin.gpus().size() == slow.catalog.gpus().size());

@@ -4,6 +4,7 @@
 #include "test_helpers.hpp"
 
 #include <catch2/catch.hpp>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -15,8 +16,7 @@ namespace {
 
 std::vector<std::filesystem::path> fixtures() {
     std::vector<std::filesystem::path> files;
-    for (const auto& entry :
-         std::filesystem::directory_iterator(test::fixture("diagnostics"))) {
+    for (const auto& entry : std::filesystem::directory_iterator(test::fixture("diagnostics"))) {
         if (entry.path().extension() == ".yaml") {
             files.push_back(entry.path());
         }
@@ -35,8 +35,7 @@ TEST_CASE("every diagnostics fixture gives exactly its expected diagnostics") {
         if (path.stem().string().starts_with("stale-price")) {
             checks.max_age_days = 365;
         }
-        const CatalogLoad load =
-            load_catalog_over(&test::test_catalog(), {path.string()}, checks);
+        const CatalogLoad load = load_catalog_over(&test::test_catalog(), {path.string()}, checks);
         const std::string actual = test::describe(load.diagnostics);
         auto expected_path = path;
         expected_path.replace_extension(".expected");
@@ -53,12 +52,29 @@ TEST_CASE("the fixture set covers every diagnostic code the loader can emit") {
     std::set<std::string> codes;
     for (const auto& path : fixtures()) {
         const std::string stem = path.stem().string();
-        for (const char* code :
-             {"syntax", "yaml-feature", "limit", "duplicate-key", "schema-version",
-              "unknown-field", "missing-field", "null-value", "wrong-type", "bad-number",
-              "out-of-range", "bad-value", "no-price", "unknown-gpu", "ambiguous-gpu",
-              "duplicate-id", "alias-conflict", "unknown-region", "price-above-on-demand",
-              "gpu-memory-mismatch", "reserved-order", "stale-price", "future-date"}) {
+        for (const char* code : {"syntax",
+                                 "yaml-feature",
+                                 "limit",
+                                 "duplicate-key",
+                                 "schema-version",
+                                 "unknown-field",
+                                 "missing-field",
+                                 "null-value",
+                                 "wrong-type",
+                                 "bad-number",
+                                 "out-of-range",
+                                 "bad-value",
+                                 "no-price",
+                                 "unknown-gpu",
+                                 "ambiguous-gpu",
+                                 "duplicate-id",
+                                 "alias-conflict",
+                                 "unknown-region",
+                                 "price-above-on-demand",
+                                 "gpu-memory-mismatch",
+                                 "reserved-order",
+                                 "stale-price",
+                                 "future-date"}) {
             if (stem.starts_with(code)) {
                 codes.insert(code);
             }

@@ -16,8 +16,19 @@ TEST_CASE("money parses exactly to micro-units") {
 }
 
 TEST_CASE("money refuses anything but a plain decimal") {
-    for (const char* text : {"", "-1", "+1", "1e3", "01.5", "1.", ".5", "1,5", "1 ", "0x10",
-                             "nan", "inf", "1234567890123"}) {
+    for (const char* text : {"",
+                             "-1",
+                             "+1",
+                             "1e3",
+                             "01.5",
+                             "1.",
+                             ".5",
+                             "1,5",
+                             "1 ",
+                             "0x10",
+                             "nan",
+                             "inf",
+                             "1234567890123"}) {
         INFO(text);
         CHECK_FALSE(parse_money_micros(text).has_value());
     }
@@ -36,8 +47,19 @@ TEST_CASE("strict numbers follow the data-file grammar") {
     CHECK(parse_strict_number("-3") == -3.0);
     CHECK(parse_strict_number("1e3") == 1000.0);
     CHECK(parse_strict_number("0.25") == 0.25);
-    for (const char* text : {"010", "0x10", ".5", "5.", "1e999", "nan", ".nan", ".inf", "+1",
-                             "1_000", "80GB", "1,5", ""}) {
+    for (const char* text : {"010",
+                             "0x10",
+                             ".5",
+                             "5.",
+                             "1e999",
+                             "nan",
+                             ".nan",
+                             ".inf",
+                             "+1",
+                             "1_000",
+                             "80GB",
+                             "1,5",
+                             ""}) {
         INFO(text);
         CHECK_FALSE(parse_strict_number(text).has_value());
     }

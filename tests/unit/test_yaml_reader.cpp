@@ -3,6 +3,7 @@
 #include "yaml_reader.hpp"
 
 #include <catch2/catch.hpp>
+
 #include <chrono>
 #include <sys/stat.h>
 #include <thread>
@@ -39,9 +40,8 @@ TEST_CASE("UTF-16 gets a clear error") {
 
 TEST_CASE("a BOM, CRLF line ends and UTF-8 text are accepted") {
     Diagnostics diagnostics;
-    const auto document =
-        parse_yaml("t.yaml", "\xEF\xBB\xBFschema_version: 1\r\nname: \"\xE5\x8D\x8E\"\r\n", {},
-                   diagnostics);
+    const auto document = parse_yaml(
+        "t.yaml", "\xEF\xBB\xBFschema_version: 1\r\nname: \"\xE5\x8D\x8E\"\r\n", {}, diagnostics);
     REQUIRE(document.root);
     CHECK(diagnostics.items().empty());
     CHECK(document.root->find("name")->text == "\xE5\x8D\x8E");
