@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 #include <ostream>
 
@@ -100,6 +101,8 @@ int show_instance(const InstanceType& instance, const Catalog& catalog, Io& io) 
                               "region(s):\n",
                               instance.regions.size());
     }
+    // Sources are long and mostly shared: numbered once, below the table.
+    std::vector<std::string> sources;
     Table table{{{"REGION"},
                  {"CUR"},
                  {"ON-DEMAND", Align::right},
@@ -119,10 +122,22 @@ int show_instance(const InstanceType& instance, const Catalog& catalog, Io& io) 
         }
         cells.push_back(format_date(row.provenance.as_of));
         cells.push_back(std::string(to_string(row.provenance.confidence)));
-        cells.push_back(row.provenance.source);
+        auto source = std::find(sources.begin(), sources.end(), row.provenance.source);
+        if (source == sources.end()) {
+            source = sources.insert(sources.end(), row.provenance.source);
+        }
+        const bool footnotes = io.format == OutputFormat::table;
+        cells.push_back(footnotes ? fmt::format("[{}]", source - sources.begin() + 1)
+                                  : row.provenance.source);
         table.rows.push_back(std::move(cells));
     }
     render_table(table, io);
+    if (io.format == OutputFormat::table && !sources.empty()) {
+        io.out << "\nSources:\n";
+        for (std::size_t i = 0; i < sources.size(); ++i) {
+            io.out << fmt::format("  [{}] {}\n", i + 1, terminal_safe(sources[i]));
+        }
+    }
     return k_exit_ok;
 }
 

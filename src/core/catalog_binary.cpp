@@ -2,17 +2,27 @@
 
 #include <cstring>
 #include <type_traits>
+#include <unordered_map>
 
 namespace gpuadvisor {
 
 namespace {
 
-constexpr std::string_view k_magic = "GPUADVC1";
+constexpr std::string_view k_magic = "GPUADVC2";
 
-std::uint64_t fnv1a(std::string_view bytes) {
+// FNV-1a over 8-byte words (then the tail bytes): detects corruption, fast enough to run on
+// every start.
+std::uint64_t checksum(std::string_view bytes) {
+    constexpr std::uint64_t k_prime = 1099511628211ULL;
     std::uint64_t hash = 14695981039346656037ULL;
-    for (const char c : bytes) {
-        hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+    std::size_t i = 0;
+    for (; i + 8 <= bytes.size(); i += 8) {
+        std::uint64_t word = 0;
+        std::memcpy(&word, bytes.data() + i, 8);
+        hash = (hash ^ word) * k_prime;
+    }
+    for (; i < bytes.size(); ++i) {
+        hash = (hash ^ static_cast<unsigned char>(bytes[i])) * k_prime;
     }
     return hash;
 }
@@ -53,9 +63,12 @@ template <class Archive> void visit(Archive& a, InstanceType& i) {
 template <class T>
 inline constexpr bool k_is_trivial = std::is_arithmetic_v<T> || std::is_enum_v<T>;
 
+// Strings are written once, in a table, and referred to by index: sources, notes and
+// file names repeat on every price row.
 class Writer {
   public:
     std::string bytes;
+    std::vector<std::string> strings;
 
     template <class T> void operator()(const T& value) {
         if constexpr (k_is_trivial<T>) {
@@ -67,8 +80,12 @@ class Writer {
         }
     }
     void operator()(const std::string& value) {
-        (*this)(static_cast<std::uint32_t>(value.size()));
-        bytes += value;
+        const auto [it, inserted] =
+            m_index.try_emplace(value, static_cast<std::uint32_t>(strings.size()));
+        if (inserted) {
+            strings.push_back(value);
+        }
+        (*this)(it->second);
     }
     template <class T> void operator()(const std::optional<T>& value) {
         (*this)(value.has_value());
@@ -82,6 +99,9 @@ class Writer {
             (*this)(value);
         }
     }
+
+  private:
+    std::unordered_map<std::string, std::uint32_t> m_index;
 };
 
 class Reader {
@@ -100,11 +120,25 @@ class Reader {
             visit(*this, value);
         }
     }
+    // The string table, read before anything that refers to it.
+    void read_strings() {
+        std::uint32_t count = 0;
+        (*this)(count);
+        for (std::uint32_t i = 0; i < count && m_ok; ++i) {
+            std::uint32_t size = 0;
+            (*this)(size);
+            if (take(size)) {
+                m_strings.emplace_back(m_bytes.data() + m_offset - size, size);
+            }
+        }
+    }
     void operator()(std::string& value) {
-        std::uint32_t size = 0;
-        (*this)(size);
-        if (take(size)) {
-            value.assign(m_bytes.data() + m_offset - size, size);
+        std::uint32_t index = 0;
+        (*this)(index);
+        if (m_ok && index < m_strings.size()) {
+            value.assign(m_strings[index]);
+        } else {
+            m_ok = false;
         }
     }
     void operator()(bool& value) {
@@ -144,6 +178,7 @@ class Reader {
     }
 
     std::string_view m_bytes;
+    std::vector<std::string_view> m_strings;
     std::size_t m_offset = 0;
     bool m_ok = true;
 };
@@ -155,10 +190,17 @@ std::string serialize_catalog(const Catalog& catalog) {
     payload(catalog.gpus());
     payload(catalog.providers());
     payload(catalog.instances());
+    Writer table;
+    table(static_cast<std::uint32_t>(payload.strings.size()));
+    for (const std::string& text : payload.strings) {
+        table(static_cast<std::uint32_t>(text.size()));
+        table.bytes += text;
+    }
+    const std::string body = table.bytes + payload.bytes;
     Writer header;
     header.bytes = std::string(k_magic);
-    header(fnv1a(payload.bytes));
-    return header.bytes + payload.bytes;
+    header(checksum(body));
+    return header.bytes + body;
 }
 
 std::optional<Catalog> deserialize_catalog(std::string_view bytes) {
@@ -166,13 +208,14 @@ std::optional<Catalog> deserialize_catalog(std::string_view bytes) {
     if (bytes.size() < header_size || !bytes.starts_with(k_magic)) {
         return std::nullopt;
     }
-    std::uint64_t checksum = 0;
-    std::memcpy(&checksum, bytes.data() + k_magic.size(), sizeof checksum);
+    std::uint64_t stored = 0;
+    std::memcpy(&stored, bytes.data() + k_magic.size(), sizeof stored);
     const std::string_view payload = bytes.substr(header_size);
-    if (checksum != fnv1a(payload)) {
+    if (stored != checksum(payload)) {
         return std::nullopt;
     }
     Reader reader(payload);
+    reader.read_strings();
     std::vector<Gpu> gpus;
     std::vector<Provider> providers;
     std::vector<InstanceType> instances;

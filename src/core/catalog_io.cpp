@@ -86,6 +86,14 @@ CatalogLoad load_catalog_over(const Catalog* base,
             }
         }
     }
+    if (fragments.empty() && !diagnostics.has_errors() && !checks.max_age_days && base != nullptr) {
+        // Nothing laid over the base, and no check that depends on options: the base as it is.
+        CatalogLoad load;
+        load.catalog = *base;
+        load.diagnostics = std::move(diagnostics);
+        load.files = std::move(files);
+        return load;
+    }
     return finish(base, std::move(fragments), std::move(files), std::move(diagnostics), checks);
 }
 
