@@ -43,7 +43,8 @@ struct QuantityParse {
 };
 QuantityParse parse_quantity(std::string_view text, QuantityKind kind);
 
-// Shortest round-trip decimal text of a double, locale-independent ("19.5", "312", "0.25").
+// Shortest round-trip decimal text of a double, locale-independent ("19.5", "312", "0.25";
+// "8.086e+22" from 10^15 up).
 std::string format_number(double value);
 
 } // namespace gpuadvisor

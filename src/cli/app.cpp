@@ -21,6 +21,8 @@ constexpr std::string_view k_footer = R"(Examples:
   gpuadvisor catalog list offers --gpu H100 --provider aws,gcp -o json
   gpuadvisor catalog show p4d.24xlarge
   gpuadvisor catalog validate my-prices.yaml --strict
+  gpuadvisor size training --model llama-2-7b --tokens 1T --gpu H100-80GB --gpus 64
+  gpuadvisor scaling --gpus 1,2,4,8 --throughput 100,190,360,640
 
 Environment: GPUADVISOR_CATALOG=path:path adds catalogs as --catalog does (before
 them); NO_COLOR turns colour off.
@@ -122,6 +124,8 @@ int run_app(int argc, char** argv, std::ostream& out, std::ostream& err) {
     register_catalog_list(*catalog, registry);
     register_catalog_show(*catalog, registry);
     register_catalog_validate(*catalog, registry);
+    register_size(app, registry);
+    register_scaling(app, registry);
 
     try {
         app.parse(argc, argv);

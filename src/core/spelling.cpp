@@ -43,7 +43,8 @@ nearest_names(std::string_view word, const std::vector<std::string>& candidates,
         const std::string_view longer = word.size() < candidate.size() ? candidate : word;
         // A misspelling that keeps the whole of a known name as its start ("on_demand_prce").
         const bool prefix = shorter.size() >= 4 && to_lower(longer).starts_with(to_lower(shorter));
-        const std::size_t distance = prefix ? limit : edit_distance(word, candidate);
+        const std::size_t distance = prefix ? std::min(limit, longer.size() - shorter.size())
+                                            : edit_distance(word, candidate);
         if (distance <= limit) {
             scored.emplace_back(distance, i);
         }

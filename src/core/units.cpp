@@ -217,9 +217,11 @@ std::string format_number(double value) {
         return "null";
     }
     std::array<char, 400> buffer{};
-    // Shortest round-trip digits, never in exponent form (100000, not 1e+05).
-    const auto [ptr, ec] = std::to_chars(
-        buffer.data(), buffer.data() + buffer.size(), value, std::chars_format::fixed);
+    // Shortest round-trip digits: plain below 10^15 (100000, not 1e+05), then exponent form.
+    const auto format =
+        std::abs(value) < 1e15 ? std::chars_format::fixed : std::chars_format::scientific;
+    const auto [ptr, ec] =
+        std::to_chars(buffer.data(), buffer.data() + buffer.size(), value, format);
     return ec == std::errc{} ? std::string(buffer.data(), ptr) : std::string("null");
 }
 

@@ -85,6 +85,7 @@ TEST_CASE("numbers print without locale or exponent") {
     CHECK(format_number(19.5) == "19.5");
     CHECK(format_number(100000) == "100000");
     CHECK(format_number(0.1667) == "0.1667");
+    CHECK(format_number(8.086e22) == "8.086e+22");
 }
 
 TEST_CASE("dates are ISO calendar dates") {

@@ -1,0 +1,133 @@
+// The physics: what a workload needs, and how it runs on given GPUs (docs/sizing-model.md).
+#pragma once
+
+#include "gpuadvisor/assumptions.hpp"
+#include "gpuadvisor/catalog.hpp"
+#include "gpuadvisor/models.hpp"
+#include "gpuadvisor/workload.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuadvisor {
+
+// A workload with every default filled in and checked: what the estimates run on.
+struct NormalizedWorkload {
+    WorkloadKind kind = WorkloadKind::training;
+    ModelSpec model; // a preset, or a generic transformer from --params
+    bool model_is_preset = false;
+    Precision precision = Precision::bf16;
+    FinetuneMethod method = FinetuneMethod::full;
+    double tokens = 0; // training tokens (or samples for non-transformers)
+    double seq_len = 0;
+    double batch = 1;
+    double qps = 0;
+    double latency_ms = 0;
+    double input_tokens = 0;
+    double output_tokens = 0;
+    double fp64_tflops = 0;
+    bool fp64_tensor = false;
+    double memory_gb = 0;
+    double sessions = 0;
+    double memory_per_session_gb = 0;
+    std::optional<double> deadline_hours;
+    std::vector<std::string> notes; // defaults chosen, derivations made
+};
+
+// Checks and fills defaults; errors name the flag (`--tokens`) and what to give.
+struct NormalizeResult {
+    std::optional<NormalizedWorkload> workload;
+    Diagnostics diagnostics;
+};
+NormalizeResult normalize(const Workload& workload, const ModelCatalog& models);
+
+// One factor used by an estimate, for the `assumptions` output.
+struct UsedAssumption {
+    std::string name;
+    double value = 0;
+    std::string unit;
+};
+
+struct Requirements {
+    double memory_total_gb = 0;   // all state of one model replica (training) or one copy (serving)
+    double min_gpu_memory_gb = 0; // the least per-GPU memory that works, with `sharding`
+    std::string sharding;         // how that minimum is reached
+    double weights_gb = 0;
+    double optimizer_state_gb = 0;
+    double activations_gb = 0;
+    double kv_cache_per_token_bytes = 0;
+    double compute_flops = 0;           // finite work
+    double throughput_tokens_per_s = 0; // serving: output tokens/s for the target QPS
+    double fp64_tflops = 0;
+    double network_gbps = 0;
+    bool rdma = false;
+    double storage_tb = 0;
+    std::string storage_tier; // the documents' 100 GB-1 TB / 1-10 TB / 10 TB+
+    std::vector<std::string> notes;
+};
+
+// The hardware an estimate runs on.
+struct Hardware {
+    const Gpu* gpu = nullptr;
+    int gpus = 1;
+    int gpus_per_node = 8;     // GPUs sharing NVLink / PCIe
+    bool nvlink = true;        // between the GPUs of a node
+    double network_gbps = 400; // per node, between nodes
+    bool rdma = true;
+};
+
+struct Estimate {
+    bool fits = false;
+    std::string fit_reason; // why not, or the parallel layout that fits
+    double memory_per_gpu_gb = 0;
+    double hours = 0; // finite work
+    double gpu_hours = 0;
+    double scaling_efficiency = 1;
+    int tensor_parallel = 1;
+    bool zero_sharding = false;
+    bool recompute = false;
+    // serving
+    double batch = 0;
+    double latency_ms = 0;
+    double tokens_per_s = 0; // per replica
+    double qps_per_replica = 0;
+    int replicas = 0;
+    int gpus_per_replica = 0;
+    // hpc / graphics
+    double fp64_tflops_per_gpu = 0;
+    double vgpu_profile_gb = 0;
+    int sessions_per_gpu = 0;
+    std::vector<std::string> notes;
+};
+
+Requirements requirements(const NormalizedWorkload& workload, const Assumptions& assumptions);
+Estimate estimate(const NormalizedWorkload& workload,
+                  const Hardware& hardware,
+                  const Assumptions& assumptions);
+// Every factor the sizing of this workload kind uses, with its value.
+std::vector<UsedAssumption> used_assumptions(const NormalizedWorkload& workload,
+                                             const Assumptions& assumptions);
+
+// Dense peak FLOP/s (TFLOPS) of a GPU at a precision; 0 where not supported.
+double peak_tflops(const Gpu& gpu, Precision precision);
+
+// The documents' scaling diagnostic over measured runs.
+struct ScalingStep {
+    double gpus = 0;
+    double throughput = 0;
+    double speedup = 0;
+    double ratio = 0; // speedup / (gpus / first gpus)
+    bool ok = true;   // ratio >= threshold
+};
+struct ScalingReport {
+    std::vector<ScalingStep> steps;
+    double threshold = 0.8;
+    bool ok = true;
+    std::vector<std::string> remedies;
+};
+ScalingReport scaling_report(const std::vector<double>& gpus,
+                             const std::vector<double>& throughput,
+                             double threshold = 0.8);
+
+} // namespace gpuadvisor

@@ -1,0 +1,61 @@
+// What the user wants to run: from flags or a profile file (the same names).
+#pragma once
+
+#include "gpuadvisor/diagnostic.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gpuadvisor {
+
+enum class WorkloadKind { training, finetune, inference, hpc, graphics };
+enum class Precision { fp32, tf32, bf16, fp16, fp8, int8, int4, fp64 };
+enum class FinetuneMethod { full, lora, qlora };
+
+std::string_view to_string(WorkloadKind kind);
+std::string_view to_string(Precision precision);
+std::string_view to_string(FinetuneMethod method);
+std::optional<WorkloadKind> parse_workload_kind(std::string_view text);
+std::optional<Precision> parse_precision(std::string_view text);
+std::optional<FinetuneMethod> parse_finetune_method(std::string_view text);
+// Bytes per value: fp32/tf32 4, bf16/fp16 2, fp8/int8 1, int4 0.5, fp64 8.
+double bytes_per_value(Precision precision);
+
+// Every field is optional until normalised: a flag overrides the profile file's value.
+struct Workload {
+    std::optional<WorkloadKind> kind;
+    std::optional<std::string> model; // preset id or alias
+    std::optional<double> params;     // parameters (7B = 7e9)
+    std::optional<double> tokens;     // training tokens
+    std::optional<Precision> precision;
+    std::optional<FinetuneMethod> method; // finetune: full, lora, qlora
+    std::optional<double> seq_len;
+    std::optional<double> batch; // micro-batch per GPU (training), batch (serving)
+    std::optional<double> qps;
+    std::optional<double> latency_ms;
+    std::optional<double> input_tokens;
+    std::optional<double> output_tokens;
+    std::optional<double> fp64_tflops;
+    std::optional<bool> fp64_tensor;
+    std::optional<double> memory_gb; // hpc: working set
+    std::optional<double> sessions;
+    std::optional<double> memory_per_session_gb;
+    std::optional<double> deadline_hours;
+    std::optional<double> budget;
+    std::optional<double> hours_per_month;
+    std::optional<double> samples; // non-LLM training: samples seen
+};
+
+// Fills unset fields of `base` from `over` (flags over the profile).
+Workload overlay(Workload base, const Workload& over);
+
+// A workload profile file: the flag names with '_' for '-' (seq_len, input_tokens...).
+struct WorkloadLoad {
+    Workload workload;
+    Diagnostics diagnostics;
+};
+WorkloadLoad load_workload_profile(const std::string& path);
+WorkloadLoad load_workload_text(const std::string& file, std::string_view text);
+
+} // namespace gpuadvisor

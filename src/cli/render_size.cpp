@@ -1,0 +1,203 @@
+#include "render_size.hpp"
+
+#include "catalog_listing.hpp"
+#include "output.hpp"
+#include "render_table.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace gpuadvisor::cli {
+
+namespace {
+
+// Rounds for display and JSON: estimates are not more precise than 4 significant digits.
+double round4(double value) {
+    if (value == 0 || !std::isfinite(value)) {
+        return 0;
+    }
+    const double scale = std::pow(10.0, 3 - std::floor(std::log10(std::abs(value))));
+    return std::round(value * scale) / scale;
+}
+
+Json workload_json(const NormalizedWorkload& w) {
+    Json json;
+    json["kind"] = to_string(w.kind);
+    if (w.model.parameters > 0) {
+        json["model"] = w.model.id;
+        json["model_is_preset"] = w.model_is_preset;
+        json["parameters"] = w.model.parameters;
+        json["active_parameters"] = w.model.active_parameters;
+        json["precision"] = to_string(w.precision);
+    }
+    switch (w.kind) {
+    case WorkloadKind::training:
+    case WorkloadKind::finetune:
+        json[w.model.is_transformer() ? "tokens" : "samples"] = w.tokens;
+        if (w.model.is_transformer()) {
+            json["seq_len"] = w.seq_len;
+        }
+        json["batch"] = w.batch;
+        if (w.kind == WorkloadKind::finetune) {
+            json["method"] = to_string(w.method);
+        }
+        break;
+    case WorkloadKind::inference:
+        json["qps"] = w.qps;
+        json["latency_ms"] = w.latency_ms > 0 ? Json(w.latency_ms) : Json(nullptr);
+        json["input_tokens"] = w.input_tokens;
+        json["output_tokens"] = w.output_tokens;
+        break;
+    case WorkloadKind::hpc:
+        json["fp64_tflops"] = w.fp64_tflops;
+        json["fp64_tensor"] = w.fp64_tensor;
+        json["memory_gb"] = w.memory_gb;
+        break;
+    case WorkloadKind::graphics:
+        json["sessions"] = w.sessions;
+        json["memory_per_session_gb"] = w.memory_per_session_gb;
+        break;
+    }
+    if (w.deadline_hours) {
+        json["deadline_hours"] = *w.deadline_hours;
+    }
+    return json;
+}
+
+Json requirements_json(const Requirements& r, WorkloadKind kind) {
+    Json json;
+    json["memory_total_gb"] = round4(r.memory_total_gb);
+    json["min_gpu_memory_gb"] = round4(r.min_gpu_memory_gb);
+    json["sharding"] = r.sharding;
+    const bool finite = kind == WorkloadKind::training || kind == WorkloadKind::finetune;
+    if (finite) {
+        json["weights_gb"] = round4(r.weights_gb);
+        json["optimizer_state_gb"] = round4(r.optimizer_state_gb);
+        json["activations_gb"] = round4(r.activations_gb);
+        json["compute_flops"] = round4(r.compute_flops);
+    }
+    if (kind == WorkloadKind::inference) {
+        json["weights_gb"] = round4(r.weights_gb);
+        json["kv_cache_per_token_bytes"] = r.kv_cache_per_token_bytes;
+        json["throughput"] = {{"output_tokens_per_s", round4(r.throughput_tokens_per_s)}};
+    }
+    json["fp64_tflops"] = r.fp64_tflops;
+    json["network_gbps"] = r.network_gbps;
+    json["rdma"] = r.rdma;
+    json["storage_tb"] = round4(r.storage_tb);
+    json["storage_tier"] = r.storage_tier;
+    return json;
+}
+
+Json estimate_json(const Estimate& e, const SizeReport& report) {
+    Json json;
+    json["gpu"] = report.estimate_gpu;
+    json["gpus"] = report.estimate_gpus;
+    json["fits"] = e.fits;
+    json["layout"] = e.fit_reason;
+    json["memory_per_gpu_gb"] = round4(e.memory_per_gpu_gb);
+    json["scaling_efficiency"] = round4(e.scaling_efficiency);
+    switch (report.workload.kind) {
+    case WorkloadKind::training:
+    case WorkloadKind::finetune:
+        json["hours"] = e.fits ? Json(round4(e.hours)) : Json(nullptr);
+        json["gpu_hours"] = e.fits ? Json(round4(e.gpu_hours)) : Json(nullptr);
+        json["tensor_parallel"] = e.tensor_parallel;
+        json["zero_sharding"] = e.zero_sharding;
+        json["recompute"] = e.recompute;
+        if (report.workload.deadline_hours) {
+            json["meets_deadline"] = e.fits && e.hours <= *report.workload.deadline_hours;
+        }
+        break;
+    case WorkloadKind::inference:
+        json["batch"] = e.batch;
+        json["latency_ms"] = round4(e.latency_ms);
+        json["tokens_per_s"] = round4(e.tokens_per_s);
+        json["qps_per_replica"] = round4(e.qps_per_replica);
+        json["gpus_per_replica"] = e.gpus_per_replica;
+        json["replicas"] = e.replicas;
+        json["gpus_needed"] = e.replicas * e.gpus_per_replica;
+        break;
+    case WorkloadKind::hpc:
+        json["fp64_tflops_per_gpu"] = round4(e.fp64_tflops_per_gpu);
+        json["gpus_needed"] = e.replicas;
+        break;
+    case WorkloadKind::graphics:
+        json["vgpu_profile_gb"] = e.vgpu_profile_gb;
+        json["sessions_per_gpu"] = e.sessions_per_gpu;
+        json["gpus_needed"] = e.replicas;
+        break;
+    }
+    json["notes"] = e.notes;
+    return json;
+}
+
+std::string cell(const Json& value) {
+    if (value.is_string()) {
+        return value.get<std::string>();
+    }
+    if (value.is_null()) {
+        return {};
+    }
+    if (value.is_number_float()) {
+        return format_number(value.get<double>());
+    }
+    return value.dump();
+}
+
+void add_rows(Table& table, const std::string& section, const Json& object) {
+    for (const auto& [key, value] : object.items()) {
+        if (value.is_object()) {
+            for (const auto& [inner, item] : value.items()) {
+                table.rows.push_back({section, key + "." + inner, cell(item)});
+            }
+        } else if (value.is_array()) {
+            for (const auto& item : value) {
+                table.rows.push_back({section, key, cell(item)});
+            }
+        } else {
+            table.rows.push_back({section, key, cell(value)});
+        }
+    }
+}
+
+} // namespace
+
+std::string gpus_label(const InstanceType& instance) {
+    return gpus_text(instance);
+}
+
+void print_size(const SizeReport& report, Io& io) {
+    Json document = json_document("size");
+    document["workload"] = workload_json(report.workload);
+    document["requirements"] = requirements_json(report.requirements, report.workload.kind);
+    if (report.estimate) {
+        document["estimate"] = estimate_json(*report.estimate, report);
+    }
+    Json assumptions = Json::array();
+    for (const UsedAssumption& used : report.assumptions) {
+        assumptions.push_back({{"name", used.name}, {"value", used.value}, {"unit", used.unit}});
+    }
+    document["assumptions"] = assumptions;
+    document["notes"] = report.notes;
+    if (io.format == OutputFormat::json) {
+        write_json(document, io);
+        return;
+    }
+    Table table{{{"SECTION"}, {"FIELD"}, {"VALUE"}}, {}};
+    add_rows(table, "workload", document["workload"]);
+    add_rows(table, "requirements", document["requirements"]);
+    if (report.estimate) {
+        add_rows(table, "estimate", document["estimate"]);
+    }
+    for (const UsedAssumption& used : report.assumptions) {
+        table.rows.push_back({"assumption", used.name, format_number(used.value)});
+    }
+    for (const std::string& note : report.notes) {
+        table.rows.push_back({"note", "", note});
+    }
+    render_table(table, io);
+}
+
+} // namespace gpuadvisor::cli

@@ -1,0 +1,29 @@
+// Rendering `size`: the normalised workload, requirements, the estimate and its assumptions.
+#pragma once
+
+#include "gpuadvisor/catalog.hpp"
+#include "gpuadvisor/sizing.hpp"
+#include "io.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuadvisor::cli {
+
+struct SizeReport {
+    NormalizedWorkload workload;
+    Requirements requirements;
+    std::optional<Estimate> estimate;
+    std::vector<UsedAssumption> assumptions;
+    std::vector<std::string> notes;
+    int estimate_gpus = 0;
+    std::string estimate_gpu;
+};
+
+void print_size(const SizeReport& report, Io& io);
+
+// "8x A100-40GB" for an instance type.
+std::string gpus_label(const InstanceType& instance);
+
+} // namespace gpuadvisor::cli

@@ -1,0 +1,141 @@
+#include "workload_options.hpp"
+
+#include "app.hpp"
+#include "exit_status.hpp"
+#include "output.hpp"
+
+#include <fmt/format.h>
+
+namespace gpuadvisor::cli {
+
+void add_workload_flags(CLI::App& command, WorkloadFlags& f) {
+    const auto add =
+        [&](const char* name, std::string& target, const char* help, const char* type) {
+            command.add_option(name, target, help)->type_name(type)->group("Workload");
+        };
+    command.add_option("--workload", f.kind, "training, finetune, inference, hpc or graphics")
+        ->check(one_of({"training", "finetune", "inference", "hpc", "graphics"}))
+        ->type_name("KIND")
+        ->group("Workload");
+    add("--profile", f.profile, "A workload profile YAML file (flags override it)", "FILE");
+    add("--model", f.model, "A model preset (llama-2-7b, mixtral-8x7b, bert-base, ...)", "NAME");
+    add("--params", f.params, "Parameters of a generic dense transformer (7B)", "N");
+    add("--tokens", f.tokens, "Training tokens (1T)", "N");
+    add("--samples", f.samples, "Training samples, for CNN / recommender models", "N");
+    command.add_option("--precision", f.precision, "Compute precision")
+        ->check(one_of({"fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int4", "fp64"}))
+        ->type_name("fp32|tf32|bf16|fp16|fp8|int8|int4|fp64")
+        ->group("Workload");
+    command.add_option("--method", f.method, "Fine-tuning method (default full)")
+        ->check(one_of({"full", "lora", "qlora"}))
+        ->type_name("full|lora|qlora")
+        ->group("Workload");
+    add("--seq-len", f.seq_len, "Sequence length (training)", "N");
+    add("--batch", f.batch, "Micro-batch per GPU (training) or serving batch", "N");
+    add("--qps", f.qps, "Queries per second to serve", "N");
+    add("--latency-ms", f.latency_ms, "Latency target per request, ms", "N");
+    add("--input-tokens", f.input_tokens, "Prompt tokens per request", "N");
+    add("--output-tokens", f.output_tokens, "Generated tokens per request", "N");
+    add("--fp64-tflops", f.fp64_tflops, "Sustained FP64 TFLOPS needed (hpc)", "N");
+    command.add_flag("--fp64-tensor", f.fp64_tensor, "The HPC code uses FP64 tensor cores")
+        ->group("Workload");
+    add("--memory-gb", f.memory_gb, "Working set in GB (hpc)", "N");
+    add("--sessions", f.sessions, "Concurrent vGPU sessions (graphics)", "N");
+    add("--memory-per-session-gb",
+        f.memory_per_session_gb,
+        "GPU memory per session (graphics)",
+        "N");
+    add("--deadline", f.deadline, "Time limit (30d, 12h)", "DURATION");
+    add("--budget", f.budget, "Budget in the output currency", "N");
+    add("--hours-per-month", f.hours_per_month, "Hours of use per month", "N");
+}
+
+namespace {
+
+// Parses one quantity flag into `target`; false (with a diagnostic) when malformed.
+bool quantity(const std::string& text,
+              const char* flag,
+              QuantityKind kind,
+              std::optional<double>& target,
+              Diagnostics& diagnostics) {
+    if (text.empty()) {
+        return true;
+    }
+    const QuantityParse parsed = parse_quantity(text, kind);
+    if (!parsed.value) {
+        diagnostics.error({"gpuadvisor", 0, 0}, "usage", fmt::format("{}: {}", flag, parsed.error));
+        return false;
+    }
+    target = parsed.value;
+    return true;
+}
+
+Workload from_flags(const WorkloadFlags& f, Diagnostics& diagnostics) {
+    Workload w;
+    if (!f.kind.empty()) {
+        w.kind = parse_workload_kind(f.kind);
+    }
+    if (!f.model.empty()) {
+        w.model = f.model;
+    }
+    if (!f.precision.empty()) {
+        w.precision = parse_precision(f.precision);
+    }
+    if (!f.method.empty()) {
+        w.method = parse_finetune_method(f.method);
+    }
+    if (f.fp64_tensor) {
+        w.fp64_tensor = true;
+    }
+    using K = QuantityKind;
+    quantity(f.params, "--params", K::count, w.params, diagnostics);
+    quantity(f.tokens, "--tokens", K::count, w.tokens, diagnostics);
+    quantity(f.samples, "--samples", K::count, w.samples, diagnostics);
+    quantity(f.seq_len, "--seq-len", K::count, w.seq_len, diagnostics);
+    quantity(f.batch, "--batch", K::count, w.batch, diagnostics);
+    quantity(f.qps, "--qps", K::count, w.qps, diagnostics);
+    quantity(f.latency_ms, "--latency-ms", K::count, w.latency_ms, diagnostics);
+    quantity(f.input_tokens, "--input-tokens", K::count, w.input_tokens, diagnostics);
+    quantity(f.output_tokens, "--output-tokens", K::count, w.output_tokens, diagnostics);
+    quantity(f.fp64_tflops, "--fp64-tflops", K::count, w.fp64_tflops, diagnostics);
+    quantity(f.memory_gb, "--memory-gb", K::bytes, w.memory_gb, diagnostics);
+    quantity(f.sessions, "--sessions", K::count, w.sessions, diagnostics);
+    quantity(f.memory_per_session_gb,
+             "--memory-per-session-gb",
+             K::bytes,
+             w.memory_per_session_gb,
+             diagnostics);
+    quantity(f.deadline, "--deadline", K::duration_hours, w.deadline_hours, diagnostics);
+    quantity(f.budget, "--budget", K::count, w.budget, diagnostics);
+    quantity(f.hours_per_month, "--hours-per-month", K::count, w.hours_per_month, diagnostics);
+    return w;
+}
+
+} // namespace
+
+std::optional<NormalizedWorkload>
+read_workload(const WorkloadFlags& flags, std::string_view command, Io& io, int& exit_code) {
+    Workload workload;
+    if (!flags.profile.empty()) {
+        WorkloadLoad profile = load_workload_profile(flags.profile);
+        if (profile.diagnostics.has_errors()) {
+            exit_code = fail(command, profile.diagnostics, k_exit_input, io);
+            return std::nullopt;
+        }
+        workload = profile.workload;
+    }
+    Diagnostics diagnostics;
+    workload = overlay(workload, from_flags(flags, diagnostics));
+    if (diagnostics.has_errors()) {
+        exit_code = fail(command, diagnostics, k_exit_usage, io);
+        return std::nullopt;
+    }
+    NormalizeResult normalized = normalize(workload, builtin_models());
+    if (!normalized.workload) {
+        exit_code = fail(command, normalized.diagnostics, k_exit_usage, io);
+        return std::nullopt;
+    }
+    return std::move(normalized.workload);
+}
+
+} // namespace gpuadvisor::cli

@@ -1,0 +1,57 @@
+#include "gpuadvisor/assumptions.hpp"
+
+#include "schema.hpp"
+#include "yaml_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+
+namespace gpuadvisor {
+
+double Assumptions::get(std::string_view name) const {
+    const auto it = m_values.find(name);
+    if (it == m_values.end()) {
+        throw std::out_of_range(fmt::format("no assumption '{}' in data/assumptions.yaml", name));
+    }
+    return it->second.value;
+}
+
+AssumptionsLoad load_assumptions_text(const std::string& file, std::string_view text) {
+    AssumptionsLoad load;
+    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, load.diagnostics);
+    if (!document.root) {
+        return load;
+    }
+    FieldReader read(file, load.diagnostics);
+    static constexpr std::array<std::string_view, 2> k_top{"schema_version", "assumptions"};
+    static constexpr std::array<std::string_view, 3> k_fields{"value", "unit", "source"};
+    if (!read.mapping(*document.root, "", "an assumptions file", k_top)) {
+        return load;
+    }
+    const YamlNode* all = read.value(*document.root, "assumptions", "", Need::required);
+    if (all != nullptr && all->kind != YamlNode::Kind::mapping) {
+        load.diagnostics.error(read.pos(*all),
+                               "wrong-type",
+                               "assumptions: expected a mapping of names to {value, unit, source}");
+    }
+    std::map<std::string, Assumption, std::less<>> values;
+    if (all != nullptr && all->kind == YamlNode::Kind::mapping) {
+        for (const auto& [key, node] : all->entries) {
+            const std::string path = "assumptions." + key.text;
+            if (!read.mapping(node, path, "an assumption", k_fields)) {
+                continue;
+            }
+            Assumption assumption;
+            assumption.value =
+                read.number(node, "value", path, Need::required, {0, true, 1e15}).value_or(0);
+            assumption.unit = read.text(node, "unit", path, Need::required).value_or("");
+            assumption.source = read.text(node, "source", path, Need::required).value_or("");
+            values.emplace(key.text, std::move(assumption));
+        }
+    }
+    load.assumptions = Assumptions(std::move(values));
+    return load;
+}
+
+} // namespace gpuadvisor

@@ -1,0 +1,61 @@
+// The built-in data, compiled in by tools/datagen.cpp at build time: the catalog in its
+// binary form, models.yaml and assumptions.yaml as checked text.
+#include "catalog_binary.hpp"
+#include "gpuadvisor/assumptions.hpp"
+#include "gpuadvisor/catalog_io.hpp"
+#include "gpuadvisor/models.hpp"
+
+#include <stdexcept>
+
+namespace gpuadvisor {
+
+// Generated: builtin_catalog_data.cpp and builtin_text_data.cpp.
+std::string_view builtin_catalog_bytes();
+std::string_view builtin_models_text();
+std::string_view builtin_assumptions_text();
+
+const Catalog& builtin_catalog() {
+    static const Catalog catalog = [] {
+        auto decoded = deserialize_catalog(builtin_catalog_bytes());
+        if (!decoded) {
+            throw std::logic_error("the built-in catalog in this binary is corrupt");
+        }
+        return std::move(*decoded);
+    }();
+    return catalog;
+}
+
+CatalogLoad
+load_catalog(const CatalogSources& sources, const CheckOptions& checks, const LoadLimits& limits) {
+    CatalogLoad load = load_catalog_over(
+        sources.include_builtin ? &builtin_catalog() : nullptr, sources.paths, checks, limits);
+    if (sources.include_builtin) {
+        load.files.insert(load.files.begin(), "builtin:data/catalog");
+    }
+    return load;
+}
+
+const ModelCatalog& builtin_models() {
+    static const ModelCatalog catalog = [] {
+        ModelLoad load = load_models_text("data/models.yaml", builtin_models_text());
+        if (load.diagnostics.has_errors()) {
+            throw std::logic_error("the built-in data/models.yaml has errors");
+        }
+        return std::move(load.catalog);
+    }();
+    return catalog;
+}
+
+const Assumptions& builtin_assumptions() {
+    static const Assumptions assumptions = [] {
+        AssumptionsLoad load =
+            load_assumptions_text("data/assumptions.yaml", builtin_assumptions_text());
+        if (load.diagnostics.has_errors()) {
+            throw std::logic_error("the built-in data/assumptions.yaml has errors");
+        }
+        return std::move(load.assumptions);
+    }();
+    return assumptions;
+}
+
+} // namespace gpuadvisor

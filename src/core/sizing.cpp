@@ -1,0 +1,275 @@
+// Requirements, HPC and graphics estimates, the dispatch, and the scaling diagnostic.
+#include "sizing_internal.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace gpuadvisor {
+
+namespace {
+
+constexpr double k_gb = 1e9;
+
+std::string storage_tier(double terabytes) {
+    if (terabytes < 1) {
+        return "100 GB-1 TB";
+    }
+    return terabytes < 10 ? "1-10 TB" : "10 TB+ (distributed)";
+}
+
+Estimate estimate_hpc(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a) {
+    Estimate e;
+    const Gpu& gpu = *hw.gpu;
+    const bool tensor = w.fp64_tensor && gpu.fp64_tensor_tflops.has_value();
+    e.fp64_tflops_per_gpu =
+        (tensor ? *gpu.fp64_tensor_tflops : gpu.fp64_tflops) * a.get("hpc_fp64_efficiency");
+    const double by_compute = std::ceil(w.fp64_tflops / e.fp64_tflops_per_gpu);
+    const double usable = gpu.memory_gb * a.get("usable_memory_fraction");
+    const double by_memory = w.memory_gb > 0 ? std::ceil(w.memory_gb / usable) : 1;
+    const double needed = std::max(by_compute, by_memory);
+    e.replicas = static_cast<int>(needed); // GPUs needed
+    e.memory_per_gpu_gb = w.memory_gb / std::max(1, hw.gpus);
+    e.fits = hw.gpus >= needed;
+    e.fit_reason = fmt::format("{} GPU(s) needed: {} for {} FP64 TFLOPS at {:.2f} each ({}), {} "
+                               "for memory",
+                               needed,
+                               by_compute,
+                               format_number(w.fp64_tflops),
+                               e.fp64_tflops_per_gpu,
+                               tensor ? "tensor FP64" : "vector FP64",
+                               by_memory);
+    if (gpu.fp64_tflops < a.get("hpc_min_fp64_tflops")) {
+        e.notes.push_back(fmt::format("{} has {} FP64 TFLOPS, below the documents' {} TFLOPS for "
+                                      "scientific computing",
+                                      gpu.id,
+                                      format_number(gpu.fp64_tflops),
+                                      format_number(a.get("hpc_min_fp64_tflops"))));
+    }
+    if (gpu.memory_bandwidth_gb_per_s < a.get("hpc_min_bandwidth_gb_per_s")) {
+        e.notes.push_back(fmt::format("{} has {} GB/s, below the documents' {} GB/s",
+                                      gpu.id,
+                                      format_number(gpu.memory_bandwidth_gb_per_s),
+                                      format_number(a.get("hpc_min_bandwidth_gb_per_s"))));
+    }
+    return e;
+}
+
+Estimate estimate_graphics(const NormalizedWorkload& w, const Hardware& hw) {
+    Estimate e;
+    const Gpu& gpu = *hw.gpu;
+    const auto profile = std::find_if(gpu.vgpu_profiles_gb.begin(),
+                                      gpu.vgpu_profiles_gb.end(),
+                                      [&](double size) { return size >= w.memory_per_session_gb; });
+    if (profile == gpu.vgpu_profiles_gb.end()) {
+        e.fit_reason = gpu.vgpu_profiles_gb.empty()
+                           ? fmt::format("{} has no vGPU profiles", gpu.id)
+                           : fmt::format("no vGPU profile of {} holds {} GB",
+                                         gpu.id,
+                                         format_number(w.memory_per_session_gb));
+        return e;
+    }
+    e.vgpu_profile_gb = *profile;
+    e.sessions_per_gpu = static_cast<int>(std::floor(gpu.memory_gb / *profile));
+    const double needed = std::ceil(w.sessions / e.sessions_per_gpu);
+    e.replicas = static_cast<int>(needed); // GPUs needed
+    e.memory_per_gpu_gb = std::min(w.sessions, static_cast<double>(e.sessions_per_gpu)) * *profile;
+    e.fits = hw.gpus >= needed;
+    e.fit_reason = fmt::format("{} GB vGPU profile, {} sessions per GPU, {} GPU(s) for {} sessions",
+                               format_number(*profile),
+                               e.sessions_per_gpu,
+                               needed,
+                               format_number(w.sessions));
+    return e;
+}
+
+// Network the documents' matrix asks for: light inference 10, medium training 25, large
+// distributed training 100 Gbps RDMA.
+void network_needs(const NormalizedWorkload& w, Requirements& r) {
+    const bool large = w.model.parameters > 10e9;
+    switch (w.kind) {
+    case WorkloadKind::training:
+    case WorkloadKind::finetune:
+        r.network_gbps = large ? 100 : 25;
+        r.rdma = large;
+        break;
+    case WorkloadKind::hpc:
+        r.network_gbps = 25;
+        break;
+    case WorkloadKind::inference:
+    case WorkloadKind::graphics:
+        r.network_gbps = 10;
+        break;
+    }
+}
+
+} // namespace
+
+double peak_tflops(const Gpu& gpu, Precision precision) {
+    switch (precision) {
+    case Precision::fp32:
+        return gpu.fp32_tflops;
+    case Precision::tf32:
+        return gpu.tf32_tflops.value_or(gpu.fp32_tflops);
+    case Precision::bf16:
+        return gpu.bf16_tflops.value_or(0);
+    case Precision::fp16:
+        return gpu.fp16_tflops.value_or(0);
+    case Precision::fp8:
+        return gpu.fp8_tflops.value_or(0);
+    case Precision::int8:
+    case Precision::int4: // weight-only quantisation computes in 16 bit
+        return gpu.fp16_tflops.value_or(gpu.bf16_tflops.value_or(0));
+    case Precision::fp64:
+        return gpu.fp64_tflops;
+    }
+    return 0;
+}
+
+Requirements requirements(const NormalizedWorkload& w, const Assumptions& a) {
+    Requirements r;
+    const double n = w.model.parameters;
+    switch (w.kind) {
+    case WorkloadKind::training:
+    case WorkloadKind::finetune: {
+        r.weights_gb = n * 2 / k_gb;
+        r.optimizer_state_gb = n * a.get("bytes_per_param_training") / k_gb - r.weights_gb;
+        r.activations_gb = activation_bytes(w, false) / k_gb;
+        r.memory_total_gb = r.weights_gb + r.optimizer_state_gb + r.activations_gb;
+        r.min_gpu_memory_gb = r.memory_total_gb;
+        r.sharding = "plain data parallel: every GPU holds all of it; ZeRO-3 divides the model "
+                     "state by the GPU count, recomputation cuts activations to 2sbh per layer";
+        r.compute_flops = training_flops(w, a, false);
+        const double data = w.model.is_transformer() ? w.tokens * a.get("text_bytes_per_token") : 0;
+        r.storage_tb =
+            (data + a.get("checkpoints_kept") * n * a.get("bytes_per_param_training")) / 1e12;
+        break;
+    }
+    case WorkloadKind::inference: {
+        r.weights_gb = serving_weight_bytes(w, a) / k_gb;
+        r.kv_cache_per_token_bytes = w.model.is_transformer() ? kv_bytes_per_token(w, a) : 0;
+        r.memory_total_gb =
+            r.weights_gb + r.kv_cache_per_token_bytes * (w.input_tokens + w.output_tokens) / k_gb;
+        r.min_gpu_memory_gb = r.memory_total_gb;
+        r.sharding = "tensor parallel over the GPUs of a node divides weights and KV cache";
+        r.throughput_tokens_per_s = w.qps * w.output_tokens;
+        r.storage_tb = 2 * n * bytes_per_value(w.precision) / 1e12;
+        break;
+    }
+    case WorkloadKind::hpc:
+        r.fp64_tflops = w.fp64_tflops;
+        r.memory_total_gb = w.memory_gb;
+        r.min_gpu_memory_gb = 0;
+        r.sharding = "the working set is spread over the GPUs";
+        break;
+    case WorkloadKind::graphics:
+        r.memory_total_gb = w.sessions * w.memory_per_session_gb;
+        r.min_gpu_memory_gb = w.memory_per_session_gb;
+        r.sharding = "one vGPU slice per session";
+        break;
+    }
+    network_needs(w, r);
+    r.storage_tier = storage_tier(r.storage_tb);
+    return r;
+}
+
+Estimate estimate(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a) {
+    switch (w.kind) {
+    case WorkloadKind::training:
+    case WorkloadKind::finetune:
+        return estimate_training(w, hw, a);
+    case WorkloadKind::inference:
+        return estimate_inference(w, hw, a);
+    case WorkloadKind::hpc:
+        return estimate_hpc(w, hw, a);
+    case WorkloadKind::graphics:
+        return estimate_graphics(w, hw);
+    }
+    return {};
+}
+
+std::vector<UsedAssumption> used_assumptions(const NormalizedWorkload& w, const Assumptions& a) {
+    static const std::array<std::string_view, 13> k_training{"training_mfu",
+                                                             "training_mfu_fp8",
+                                                             "training_mfu_fp32",
+                                                             "bytes_per_param_training",
+                                                             "activation_recompute_flops_factor",
+                                                             "global_batch_tokens",
+                                                             "usable_memory_fraction",
+                                                             "comm_overlap",
+                                                             "link_efficiency",
+                                                             "pcie_gb_per_s",
+                                                             "non_rdma_network_factor",
+                                                             "tensor_parallel_efficiency_nvlink",
+                                                             "tensor_parallel_efficiency_pcie"};
+    static const std::array<std::string_view, 10> k_inference{"inference_runtime_overhead",
+                                                              "inference_bandwidth_efficiency",
+                                                              "inference_compute_efficiency",
+                                                              "inference_kv_bytes_fp16",
+                                                              "inference_max_batch",
+                                                              "usable_memory_fraction",
+                                                              "tensor_parallel_efficiency_nvlink",
+                                                              "tensor_parallel_efficiency_pcie",
+                                                              "non_llm_efficiency_max",
+                                                              "non_llm_half_batch"};
+    static const std::array<std::string_view, 4> k_hpc{"hpc_fp64_efficiency",
+                                                       "hpc_min_fp64_tflops",
+                                                       "hpc_min_bandwidth_gb_per_s",
+                                                       "usable_memory_fraction"};
+    std::vector<std::string_view> names;
+    switch (w.kind) {
+    case WorkloadKind::training:
+    case WorkloadKind::finetune:
+        names.assign(k_training.begin(), k_training.end());
+        names.insert(names.end(),
+                     {"text_bytes_per_token", "checkpoints_kept", "cnn_batch_per_gpu"});
+        if (w.kind == WorkloadKind::finetune) {
+            names.push_back("lora_trainable_fraction");
+        }
+        break;
+    case WorkloadKind::inference:
+        names.assign(k_inference.begin(), k_inference.end());
+        break;
+    case WorkloadKind::hpc:
+        names.assign(k_hpc.begin(), k_hpc.end());
+        break;
+    case WorkloadKind::graphics:
+        break;
+    }
+    std::vector<UsedAssumption> used;
+    for (const std::string_view name : names) {
+        const Assumption& found = a.all().find(name)->second;
+        used.push_back({std::string(name), found.value, found.unit});
+    }
+    return used;
+}
+
+ScalingReport scaling_report(const std::vector<double>& gpus,
+                             const std::vector<double>& throughput,
+                             double threshold) {
+    ScalingReport report;
+    report.threshold = threshold;
+    for (std::size_t i = 0; i < gpus.size() && i < throughput.size(); ++i) {
+        ScalingStep step;
+        step.gpus = gpus[i];
+        step.throughput = throughput[i];
+        step.speedup = throughput[i] / throughput[0];
+        step.ratio = step.speedup / (gpus[i] / gpus[0]);
+        step.ok = step.ratio >= threshold;
+        report.ok = report.ok && step.ok;
+        report.steps.push_back(step);
+    }
+    if (!report.ok) {
+        report.remedies = {
+            "gradient accumulation: larger effective batches, fewer all-reduces per sample",
+            "mixed precision (FP16/BF16 with FP32 master weights): half the gradient bytes",
+            "a faster interconnect: NVLink inside a node, RDMA (InfiniBand/EFA) between nodes",
+            "fewer, larger nodes: keep communication on NVLink",
+            "overlap communication with computation (bucketed all-reduce, ZeRO prefetch)"};
+    }
+    return report;
+}
+
+} // namespace gpuadvisor

@@ -1,0 +1,16 @@
+// Shared between the sizing files; not part of the public API.
+#pragma once
+
+#include "gpuadvisor/sizing.hpp"
+
+namespace gpuadvisor {
+
+double activation_bytes(const NormalizedWorkload& w, bool recompute);
+double training_flops(const NormalizedWorkload& w, const Assumptions& a, bool recompute);
+double training_mfu(const NormalizedWorkload& w, const Assumptions& a);
+Estimate estimate_training(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a);
+Estimate estimate_inference(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a);
+double kv_bytes_per_token(const NormalizedWorkload& w, const Assumptions& a);
+double serving_weight_bytes(const NormalizedWorkload& w, const Assumptions& a);
+
+} // namespace gpuadvisor

@@ -1,0 +1,176 @@
+// Turning a user's workload into a checked one with every default filled in.
+#include "gpuadvisor/sizing.hpp"
+#include "gpuadvisor/spelling.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace gpuadvisor {
+
+namespace {
+
+class Checker {
+  public:
+    explicit Checker(Diagnostics& diagnostics) : m_diagnostics(diagnostics) {}
+
+    void error(std::string flag, std::string message, std::string hint = {}) {
+        m_diagnostics.error({"gpuadvisor", 0, 0},
+                            "bad-workload",
+                            fmt::format("{}: {}", flag, message),
+                            std::move(hint));
+    }
+    // A value in (0, max]; absent: the default, or an error when there is none.
+    double positive(const std::optional<double>& value,
+                    std::string_view flag,
+                    double max,
+                    std::optional<double> fallback,
+                    std::string_view what) {
+        if (!value) {
+            if (!fallback) {
+                error(std::string(flag), fmt::format("required: {}", what));
+                return 0;
+            }
+            return *fallback;
+        }
+        if (!std::isfinite(*value) || !(*value > 0) || *value > max) {
+            error(std::string(flag),
+                  fmt::format("{} is out of range", format_number(*value)),
+                  fmt::format("give {} above 0 and at most {}", what, format_number(max)));
+            return 0;
+        }
+        return *value;
+    }
+
+  private:
+    Diagnostics& m_diagnostics;
+};
+
+bool needs_model(WorkloadKind kind) {
+    return kind == WorkloadKind::training || kind == WorkloadKind::finetune ||
+           kind == WorkloadKind::inference;
+}
+
+void normalize_model(const Workload& in,
+                     const ModelCatalog& models,
+                     NormalizedWorkload& out,
+                     Checker& check) {
+    if (in.model) {
+        const ModelSpec* preset = models.find(*in.model);
+        if (preset == nullptr) {
+            const std::string hint = did_you_mean(models.names_near(*in.model));
+            check.error("--model",
+                        fmt::format("no model preset is called '{}'", *in.model),
+                        hint.empty() ? "see data/models.yaml, or give --params" : hint);
+            return;
+        }
+        out.model = *preset;
+        out.model_is_preset = true;
+        if (in.params) {
+            out.notes.push_back("--params ignored: the preset's parameter count is used");
+        }
+        return;
+    }
+    const double params = check.positive(
+        in.params, "--params", 1e14, std::nullopt, "--model NAME or --params N (e.g. 7B)");
+    if (params > 0) {
+        out.model = generic_transformer(params);
+        out.notes.push_back(out.model.provenance.notes);
+    }
+}
+
+} // namespace
+
+NormalizeResult normalize(const Workload& in, const ModelCatalog& models) {
+    NormalizeResult result;
+    Checker check(result.diagnostics);
+    if (!in.kind) {
+        check.error(
+            "--workload", "required", "one of training, finetune, inference, hpc, graphics");
+        return result;
+    }
+    NormalizedWorkload out;
+    out.kind = *in.kind;
+    if (needs_model(out.kind)) {
+        normalize_model(in, models, out, check);
+    }
+    const bool transformer = out.model.is_transformer();
+    out.precision =
+        in.precision.value_or(out.kind == WorkloadKind::hpc ? Precision::fp64 : Precision::bf16);
+    out.method = in.method.value_or(FinetuneMethod::full);
+    const double context = out.model.context_length > 0 ? out.model.context_length : 4096;
+    switch (out.kind) {
+    case WorkloadKind::training:
+    case WorkloadKind::finetune:
+        if (transformer) {
+            out.tokens = check.positive(in.tokens,
+                                        "--tokens",
+                                        1e16,
+                                        std::nullopt,
+                                        "the number of training tokens (e.g. 1T)");
+            out.seq_len = check.positive(
+                in.seq_len, "--seq-len", 1e7, std::min(context, 4096.0), "a sequence length");
+        } else {
+            out.tokens = check.positive(in.samples ? in.samples : in.tokens,
+                                        "--samples",
+                                        1e14,
+                                        std::nullopt,
+                                        "the number of training samples");
+        }
+        out.batch = check.positive(in.batch, "--batch", 1e6, 1.0, "a micro-batch per GPU");
+        break;
+    case WorkloadKind::inference:
+        out.qps = check.positive(in.qps, "--qps", 1e8, 1.0, "queries per second");
+        out.latency_ms = check.positive(
+            in.latency_ms, "--latency-ms", 1e8, 1e7, "a latency target in milliseconds");
+        out.input_tokens = check.positive(in.input_tokens,
+                                          "--input-tokens",
+                                          1e7,
+                                          transformer ? std::min(512.0, context) : 1.0,
+                                          "prompt tokens per request");
+        out.output_tokens = check.positive(
+            in.output_tokens, "--output-tokens", 1e7, 256.0, "generated tokens per request");
+        out.batch = in.batch ? check.positive(in.batch, "--batch", 1e6, 1.0, "a batch") : 0;
+        if (!in.qps) {
+            out.notes.push_back("no --qps given: sized for 1 query per second");
+        }
+        if (!in.latency_ms) {
+            out.latency_ms = 0; // no latency target
+        }
+        break;
+    case WorkloadKind::hpc:
+        out.fp64_tflops = check.positive(in.fp64_tflops,
+                                         "--fp64-tflops",
+                                         1e7,
+                                         std::nullopt,
+                                         "the sustained FP64 TFLOPS the code needs");
+        out.memory_gb =
+            in.memory_gb
+                ? check.positive(in.memory_gb, "--memory-gb", 1e8, 0.0, "the working set in GB")
+                : 0;
+        out.fp64_tensor = in.fp64_tensor.value_or(false);
+        break;
+    case WorkloadKind::graphics:
+        out.sessions = check.positive(in.sessions,
+                                      "--sessions",
+                                      1e6,
+                                      std::nullopt,
+                                      "the number of concurrent desktops or sessions");
+        out.memory_per_session_gb = check.positive(in.memory_per_session_gb,
+                                                   "--memory-per-session-gb",
+                                                   1e3,
+                                                   std::nullopt,
+                                                   "GPU memory per session in GB");
+        break;
+    }
+    if (in.deadline_hours) {
+        out.deadline_hours = check.positive(
+            in.deadline_hours, "--deadline", 1e7, std::nullopt, "a duration such as 30d");
+    }
+    if (!result.diagnostics.has_errors()) {
+        result.workload = std::move(out);
+    }
+    return result;
+}
+
+} // namespace gpuadvisor

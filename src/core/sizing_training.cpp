@@ -1,0 +1,192 @@
+// Training and fine-tuning: memory per GPU, the parallel layout that fits, time and scaling.
+#include "sizing_internal.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace gpuadvisor {
+
+namespace {
+
+constexpr double k_gb = 1e9;
+
+struct Layout {
+    int tensor_parallel = 1;
+    bool zero = false;
+    bool recompute = false;
+    double memory_per_gpu_bytes = 0;
+};
+
+// Bytes of model state (weights, gradients, optimizer) for one replica.
+double model_state_bytes(const NormalizedWorkload& w, const Assumptions& a) {
+    const double n = w.model.parameters;
+    if (w.kind == WorkloadKind::finetune && w.method != FinetuneMethod::full) {
+        const double frozen = n * (w.method == FinetuneMethod::qlora ? 0.5 : 2.0);
+        const double trainable = n * a.get("lora_trainable_fraction");
+        return frozen + trainable * a.get("bytes_per_param_training");
+    }
+    return n * a.get("bytes_per_param_training");
+}
+
+// Layouts in order of preference: no sharding, ZeRO-3, + recomputation, + tensor parallel.
+std::optional<Layout>
+choose_layout(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a) {
+    const double usable = hw.gpu->memory_gb * k_gb * a.get("usable_memory_fraction");
+    const double states = model_state_bytes(w, a);
+    const int max_tp = std::min(hw.gpus, hw.gpus_per_node);
+    for (int tp = 1; tp <= max_tp; tp *= 2) {
+        for (const bool zero : {false, true}) {
+            for (const bool recompute : {false, true}) {
+                if (zero && hw.gpus / tp < 2) {
+                    continue; // nothing to shard over
+                }
+                const double state_share = zero ? states / hw.gpus : states / tp;
+                const double memory =
+                    state_share + activation_bytes(w, recompute) / static_cast<double>(tp);
+                if (memory <= usable) {
+                    return Layout{tp, zero, recompute, memory};
+                }
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+double link_bytes_per_s(const Hardware& hw, const Assumptions& a) {
+    const double per_direction = hw.nvlink && hw.gpu->nvlink_gb_per_s > 0
+                                     ? hw.gpu->nvlink_gb_per_s / 2
+                                     : a.get("pcie_gb_per_s");
+    return per_direction * k_gb * a.get("link_efficiency");
+}
+
+double network_bytes_per_s(const Hardware& hw, const Assumptions& a) {
+    const double efficiency =
+        a.get("link_efficiency") * (hw.rdma ? 1.0 : a.get("non_rdma_network_factor"));
+    return hw.network_gbps * k_gb / 8 * efficiency;
+}
+
+// Exposed (not overlapped) gradient communication per step, seconds.
+double exposed_comm_seconds(const NormalizedWorkload& w,
+                            const Hardware& hw,
+                            const Layout& layout,
+                            const Assumptions& a) {
+    const int dp = hw.gpus / layout.tensor_parallel;
+    if (dp < 2) {
+        return 0;
+    }
+    const double trainable = w.kind == WorkloadKind::finetune && w.method != FinetuneMethod::full
+                                 ? w.model.parameters * a.get("lora_trainable_fraction")
+                                 : w.model.parameters;
+    const double gradient = 2 * trainable / layout.tensor_parallel * (layout.zero ? 1.5 : 1.0);
+    const int per_node = std::max(1, std::min(dp, hw.gpus_per_node / layout.tensor_parallel));
+    const int nodes = (dp + per_node - 1) / per_node;
+    double seconds = 0;
+    if (per_node > 1) {
+        seconds += 2.0 * (per_node - 1) / per_node * gradient / link_bytes_per_s(hw, a);
+    }
+    if (nodes > 1) {
+        // Hierarchical: after the in-node reduce, a node's share crosses its network link.
+        seconds += 2.0 * (nodes - 1) / nodes * gradient / network_bytes_per_s(hw, a);
+    }
+    return seconds * (1 - a.get("comm_overlap"));
+}
+
+double tensor_parallel_efficiency(const Hardware& hw, int tp, const Assumptions& a) {
+    if (tp == 1) {
+        return 1;
+    }
+    return hw.nvlink && hw.gpu->nvlink_gb_per_s > 0 ? a.get("tensor_parallel_efficiency_nvlink")
+                                                    : a.get("tensor_parallel_efficiency_pcie");
+}
+
+} // namespace
+
+double activation_bytes(const NormalizedWorkload& w, bool recompute) {
+    const ModelSpec& m = w.model;
+    if (!m.is_transformer()) {
+        return 0; // CNN activations are small next to their batch; not modelled
+    }
+    const double s = w.seq_len;
+    const double b = w.batch;
+    const double h = m.hidden_size;
+    const double heads = m.attention_heads;
+    const double per_layer = recompute ? 2 * s * b * h : s * b * h * (34 + 5 * heads * s / h);
+    return per_layer * m.layers;
+}
+
+double training_flops(const NormalizedWorkload& w, const Assumptions& a, bool recompute) {
+    if (!w.model.is_transformer()) {
+        return 3 * w.model.flops_per_sample_g * 1e9 * w.tokens; // forward + backward = 3x forward
+    }
+    const double factor = recompute ? a.get("activation_recompute_flops_factor") : 1.0;
+    double flops = 6 * w.model.active_parameters * w.tokens * factor;
+    if (w.kind == WorkloadKind::finetune && w.method != FinetuneMethod::full) {
+        flops =
+            flops * 2 / 3; // no weight gradients for frozen weights: forward 2ND + input grads 2ND
+    }
+    return flops;
+}
+
+double training_mfu(const NormalizedWorkload& w, const Assumptions& a) {
+    switch (w.precision) {
+    case Precision::fp8:
+        return a.get("training_mfu_fp8");
+    case Precision::fp32:
+        return a.get("training_mfu_fp32");
+    default:
+        return a.get("training_mfu");
+    }
+}
+
+Estimate estimate_training(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a) {
+    Estimate e;
+    const double peak = peak_tflops(*hw.gpu, w.precision) * 1e12;
+    if (!(peak > 0)) {
+        e.fit_reason = fmt::format("{} has no {} support", hw.gpu->id, to_string(w.precision));
+        return e;
+    }
+    const auto layout = choose_layout(w, hw, a);
+    if (!layout) {
+        const double states = model_state_bytes(w, a);
+        e.memory_per_gpu_gb = (states / hw.gpus + activation_bytes(w, true)) / k_gb;
+        e.fit_reason = fmt::format(
+            "does not fit: needs {:.1f} GB per GPU even with ZeRO-3, full recomputation and "
+            "{}-way tensor parallelism ({} GB per GPU usable); use more or larger GPUs",
+            e.memory_per_gpu_gb,
+            std::min(hw.gpus, hw.gpus_per_node),
+            format_number(std::round(hw.gpu->memory_gb * a.get("usable_memory_fraction"))));
+        return e;
+    }
+    e.fits = true;
+    e.tensor_parallel = layout->tensor_parallel;
+    e.zero_sharding = layout->zero;
+    e.recompute = layout->recompute;
+    e.memory_per_gpu_gb = layout->memory_per_gpu_bytes / k_gb;
+    e.fit_reason = fmt::format("{}{}{}",
+                               layout->zero ? "ZeRO-3 sharded data parallel" : "data parallel",
+                               layout->recompute ? ", full activation recomputation" : "",
+                               layout->tensor_parallel > 1 ? fmt::format(", {}-way tensor parallel",
+                                                                         layout->tensor_parallel)
+                                                           : "");
+    const double mfu = training_mfu(w, a);
+    const double flops = training_flops(w, a, layout->recompute);
+    const int dp = hw.gpus / layout->tensor_parallel;
+    const double tp_efficiency = tensor_parallel_efficiency(hw, layout->tensor_parallel, a);
+    // One optimizer step on one data-parallel rank.
+    const double work_per_step =
+        w.model.is_transformer() ? std::max(w.seq_len * w.batch, a.get("global_batch_tokens") / dp)
+                                 : a.get("cnn_batch_per_gpu");
+    const double steps = w.tokens / (work_per_step * dp);
+    const double compute =
+        flops / w.tokens * work_per_step / (layout->tensor_parallel * peak * mfu * tp_efficiency);
+    const double step = compute + exposed_comm_seconds(w, hw, *layout, a);
+    e.hours = steps * step / 3600;
+    e.gpu_hours = e.hours * hw.gpus;
+    const double ideal_hours = flops / (hw.gpus * peak * mfu) / 3600;
+    e.scaling_efficiency = ideal_hours / e.hours;
+    return e;
+}
+
+} // namespace gpuadvisor

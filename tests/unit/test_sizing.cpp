@@ -1,0 +1,286 @@
+// The sizing formulas against hand-computed values (docs/sizing-model.md).
+#include "gpuadvisor/sizing.hpp"
+#include "test_helpers.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+using namespace gpuadvisor;
+
+namespace {
+
+NormalizedWorkload must_normalize(const Workload& workload) {
+    auto result = normalize(workload, builtin_models());
+    INFO(test::describe(result.diagnostics));
+    REQUIRE(result.workload);
+    return *result.workload;
+}
+
+Workload training(std::string model, double tokens) {
+    Workload w;
+    w.kind = WorkloadKind::training;
+    w.model = std::move(model);
+    w.tokens = tokens;
+    return w;
+}
+
+const Gpu& gpu(const std::string& id) {
+    const Gpu* found = builtin_catalog().find_gpu(id);
+    REQUIRE(found != nullptr);
+    return *found;
+}
+
+Hardware node(const std::string& id, int gpus, bool rdma = true, double network_gbps = 400) {
+    Hardware hw;
+    hw.gpu = &gpu(id);
+    hw.gpus = gpus;
+    hw.gpus_per_node = std::min(gpus, 8);
+    hw.nvlink = hw.gpu->nvlink_gb_per_s > 0;
+    hw.rdma = rdma;
+    hw.network_gbps = network_gbps;
+    return hw;
+}
+
+const Assumptions& a() {
+    return builtin_assumptions();
+}
+
+} // namespace
+
+TEST_CASE("the shipped models and assumptions load without a diagnostic") {
+    const auto models = load_models_text(
+        "models.yaml", test::read_text(std::string(GPUADVISOR_DATA) + "/models.yaml"));
+    CHECK(test::describe(models.diagnostics).empty());
+    CHECK(models.catalog.models().size() >= 16);
+    for (const ModelSpec& model : models.catalog.models()) {
+        INFO(model.id);
+        if (model.is_transformer()) {
+            CHECK(model.hidden_size == model.attention_heads * model.head_dim);
+            CHECK(model.kv_heads <= model.attention_heads);
+        } else {
+            CHECK(model.flops_per_sample_g > 0);
+        }
+    }
+    const auto assumptions = load_assumptions_text(
+        "assumptions.yaml", test::read_text(std::string(GPUADVISOR_DATA) + "/assumptions.yaml"));
+    CHECK(test::describe(assumptions.diagnostics).empty());
+    for (const WorkloadKind kind : {WorkloadKind::training,
+                                    WorkloadKind::finetune,
+                                    WorkloadKind::inference,
+                                    WorkloadKind::hpc}) {
+        NormalizedWorkload w;
+        w.kind = kind;
+        CHECK_NOTHROW(used_assumptions(w, assumptions.assumptions)); // every name exists
+    }
+}
+
+TEST_CASE("mixed-precision Adam keeps 16 bytes per parameter: 7B -> 112 GB") {
+    Workload w = training("", 1e12);
+    w.model.reset();
+    w.params = 7e9;
+    const Requirements r = requirements(must_normalize(w), a());
+    CHECK(r.weights_gb + r.optimizer_state_gb == Approx(112));
+}
+
+TEST_CASE("C = 6ND: GPT-3 175B on 300B tokens is 3.15e23 FLOPs") {
+    const Requirements r = requirements(must_normalize(training("gpt-3-175b", 300e9)), a());
+    CHECK(r.compute_flops == Approx(3.15e23));
+}
+
+TEST_CASE("Llama-2-7B's KV cache in fp16 is 524,288 bytes per token") {
+    Workload w;
+    w.kind = WorkloadKind::inference;
+    w.model = "llama-2-7b";
+    const Requirements r = requirements(must_normalize(w), a());
+    CHECK(r.kv_cache_per_token_bytes == 524288);
+}
+
+TEST_CASE("activations per layer follow Korthikanti et al.: sbh(34 + 5as/h)") {
+    Workload w = training("llama-2-7b", 1e12);
+    w.seq_len = 2048;
+    const Requirements r = requirements(must_normalize(w), a());
+    const double per_layer = 2048.0 * 4096 * (34 + 5.0 * 32 * 2048 / 4096);
+    CHECK(r.activations_gb == Approx(per_layer * 32 / 1e9));
+}
+
+TEST_CASE("7B on 8 x A100-80GB needs ZeRO-3 and recomputation at 4096 tokens") {
+    const NormalizedWorkload w = must_normalize(training("llama-2-7b", 1e12));
+    const Estimate e = estimate(w, node("A100-80GB", 8), a());
+    REQUIRE(e.fits);
+    CHECK(e.zero_sharding);
+    CHECK(e.recompute);
+    CHECK(e.tensor_parallel == 1);
+    const double expected = 6738415616.0 * 16 / 8 + 2.0 * 4096 * 4096 * 32;
+    CHECK(e.memory_per_gpu_gb == Approx(expected / 1e9));
+}
+
+TEST_CASE("training time is C / (G P MFU) divided by the scaling efficiency") {
+    Workload in = training("", 1e10);
+    in.model.reset();
+    in.params = 1e9;
+    const NormalizedWorkload w = must_normalize(in);
+    const Estimate e = estimate(w, node("A100-80GB", 8), a());
+    REQUIRE(e.fits);
+    const double ideal_hours = 6 * 1e9 * 1e10 / (8 * 312e12 * 0.40) / 3600;
+    CHECK(e.hours * e.scaling_efficiency == Approx(ideal_hours));
+    CHECK(e.scaling_efficiency > 0.99);
+    CHECK(e.gpu_hours == Approx(e.hours * 8));
+}
+
+TEST_CASE("across nodes, RDMA scales better than TCP and both below one node") {
+    const NormalizedWorkload w = must_normalize(training("llama-2-13b", 1e12));
+    const Estimate one_node = estimate(w, node("A100-80GB", 8), a());
+    const Estimate rdma = estimate(w, node("A100-80GB", 64, true, 100), a());
+    const Estimate tcp = estimate(w, node("A100-80GB", 64, false, 100), a());
+    REQUIRE((one_node.fits && rdma.fits && tcp.fits));
+    CHECK(one_node.scaling_efficiency > rdma.scaling_efficiency);
+    CHECK(rdma.scaling_efficiency > tcp.scaling_efficiency);
+}
+
+TEST_CASE("a model too large for the GPUs says so, and so does a missing precision") {
+    Workload in = training("llama-2-70b", 1e12);
+    const Estimate bf16 = estimate(must_normalize(in), node("T4", 1), a());
+    CHECK_FALSE(bf16.fits);
+    CHECK(bf16.fit_reason == "T4 has no bf16 support");
+    in.precision = Precision::fp16;
+    const Estimate e = estimate(must_normalize(in), node("T4", 1), a());
+    CHECK_FALSE(e.fits);
+    CHECK(e.fit_reason.starts_with("does not fit: needs"));
+}
+
+TEST_CASE("serving: latency = prefill + output tokens x decode step, memory-bound at batch 1") {
+    Workload in;
+    in.kind = WorkloadKind::inference;
+    in.model = "llama-2-7b";
+    in.input_tokens = 512;
+    in.output_tokens = 256;
+    in.batch = 1;
+    const NormalizedWorkload w = must_normalize(in);
+    const Estimate e = estimate(w, node("A100-80GB", 1), a());
+    REQUIRE(e.fits);
+    const double weights = 6738415616.0 * 2 * 1.10;
+    const double kv = 524288.0 * (512 + 256);
+    const double step = (weights + kv) / (2039e9 * 0.75);
+    const double prefill = 2 * 6738415616.0 * 512 / (312e12 * 0.5);
+    CHECK(e.latency_ms == Approx((prefill + 256 * step) * 1000));
+    CHECK(e.tokens_per_s == Approx(1 / step));
+    CHECK(e.qps_per_replica == Approx(1 / step / 256));
+}
+
+TEST_CASE("serving picks the largest batch within the latency target, then replicas") {
+    Workload in;
+    in.kind = WorkloadKind::inference;
+    in.model = "llama-2-7b";
+    in.qps = 50;
+    in.latency_ms = 5000;
+    const NormalizedWorkload w = must_normalize(in);
+    const Estimate e = estimate(w, node("A100-80GB", 1), a());
+    REQUIRE(e.fits);
+    CHECK(e.latency_ms <= 5000);
+    CHECK(e.batch > 1);
+    CHECK(e.replicas == static_cast<int>(std::ceil(50 / e.qps_per_replica)));
+    Workload tight = in;
+    tight.latency_ms = 10; // below one prefill + 256 decode steps
+    const Estimate impossible = estimate(must_normalize(tight), node("A100-80GB", 1), a());
+    CHECK_FALSE(impossible.fits);
+}
+
+TEST_CASE("a 70B model is served tensor parallel across a node") {
+    Workload in;
+    in.kind = WorkloadKind::inference;
+    in.model = "llama-2-70b";
+    const Estimate e = estimate(must_normalize(in), node("A100-80GB", 8), a());
+    REQUIRE(e.fits);
+    // 68.98e9 x 2 bytes x 1.1 = 151.7 GB of weights: more than 2 x 72 GB usable, so 4 GPUs.
+    CHECK(e.gpus_per_replica == 4);
+}
+
+TEST_CASE("HPC: GPUs for the FP64 target, vector or tensor FP64") {
+    Workload in;
+    in.kind = WorkloadKind::hpc;
+    in.fp64_tflops = 40;
+    const Estimate vector = estimate(must_normalize(in), node("A100-80GB", 8), a());
+    CHECK(vector.replicas == static_cast<int>(std::ceil(40 / (9.7 * 0.7))));
+    in.fp64_tensor = true;
+    const Estimate tensor = estimate(must_normalize(in), node("A100-80GB", 8), a());
+    CHECK(tensor.replicas == static_cast<int>(std::ceil(40 / (19.5 * 0.7))));
+    const Estimate t4 = estimate(must_normalize(in), node("T4", 8), a());
+    CHECK_FALSE(t4.fits);
+    CHECK(t4.notes.size() == 2); // below both of the documents' thresholds
+}
+
+TEST_CASE("graphics: 40 CAD desktops of 6 GB on RTX A6000 take 8 per GPU, 5 GPUs") {
+    Workload in;
+    in.kind = WorkloadKind::graphics;
+    in.sessions = 40;
+    in.memory_per_session_gb = 6;
+    const Estimate e = estimate(must_normalize(in), node("RTX-A6000", 5), a());
+    CHECK(e.fits);
+    CHECK(e.vgpu_profile_gb == 6);
+    CHECK(e.sessions_per_gpu == 8);
+    CHECK(e.replicas == 5);
+    CHECK_FALSE(estimate(must_normalize(in), node("A100-80GB", 8), a()).fits); // no vGPU
+}
+
+TEST_CASE("the scaling diagnostic: ratio = speedup / GPU multiple, warn below 0.8") {
+    const ScalingReport good = scaling_report({1, 2, 4, 8}, {100, 190, 360, 640});
+    REQUIRE(good.steps.size() == 4);
+    CHECK(good.steps[1].ratio == Approx(0.95));
+    CHECK(good.steps[3].ratio == Approx(0.8));
+    CHECK(good.ok);
+    CHECK(good.remedies.empty());
+    const ScalingReport poor = scaling_report({1, 2, 4, 8}, {100, 190, 360, 600});
+    CHECK_FALSE(poor.ok);
+    CHECK(poor.steps[3].ratio == Approx(0.75));
+    CHECK(poor.remedies.size() == 5);
+}
+
+TEST_CASE("workload errors name the flag") {
+    Workload w;
+    w.kind = WorkloadKind::training;
+    w.model = "llama-2-7b";
+    auto missing = normalize(w, builtin_models());
+    CHECK(
+        test::describe(missing.diagnostics) ==
+        "0:0: error[bad-workload]: --tokens: required: the number of training tokens (e.g. 1T)\n");
+    w.model = "llama-2-7";
+    w.tokens = 1e12;
+    auto unknown = normalize(w, builtin_models());
+    CHECK(test::describe(unknown.diagnostics).find("did you mean 'llama-2-7b'") !=
+          std::string::npos);
+    Workload none;
+    CHECK(normalize(none, builtin_models()).diagnostics.items().at(0).message ==
+          "--workload: required");
+    Workload negative = training("llama-2-7b", -5);
+    CHECK(test::describe(normalize(negative, builtin_models()).diagnostics)
+              .find("--tokens: -5 is out of range") != std::string::npos);
+}
+
+TEST_CASE("a parameter count alone gives a generic transformer with its shape stated") {
+    Workload w = training("", 1e12);
+    w.model.reset();
+    w.params = 7e9;
+    const NormalizedWorkload n = must_normalize(w);
+    CHECK(n.model.layers == 33);
+    CHECK(n.model.hidden_size == 4224);
+    CHECK_FALSE(n.notes.empty());
+}
+
+TEST_CASE("a profile file reads quantities with units, and flags override it") {
+    const auto load = load_workload_text("p.yaml",
+                                         "schema_version: 1\nworkload: training\n"
+                                         "model: llama-2-7b\ntokens: 2T\ndeadline: 30d\n");
+    REQUIRE_FALSE(load.diagnostics.has_errors());
+    CHECK(load.workload.tokens == 2e12);
+    CHECK(load.workload.deadline_hours == 720);
+    Workload flags;
+    flags.tokens = 1e12;
+    CHECK(overlay(load.workload, flags).tokens == 1e12);
+    const auto bad =
+        load_workload_text("p.yaml", "schema_version: 1\nworkload: trainng\ntokns: 1T\n");
+    CHECK(test::describe(bad.diagnostics) ==
+          "2:11: error[bad-value]: workload: 'trainng' is not an accepted value\n  hint: did you "
+          "mean 'training'?\n3:1: error[unknown-field]: (top): 'tokns' is not a field of a "
+          "workload profile\n  hint: did you mean 'tokens'?\n");
+}
