@@ -84,13 +84,16 @@ struct Estimate {
     double hours = 0; // finite work
     double gpu_hours = 0;
     double scaling_efficiency = 1;
+    int min_gpus = 0; // the fewest of these GPUs (a power of two) the model fits on
     int tensor_parallel = 1;
     bool zero_sharding = false;
     bool recompute = false;
     // serving
     double batch = 0;
     double latency_ms = 0;
-    double tokens_per_s = 0; // per replica
+    double prefill_ms = 0;     // one request's prompt
+    double decode_step_ms = 0; // one token for the whole batch
+    double tokens_per_s = 0;   // per replica
     double qps_per_replica = 0;
     int replicas = 0;
     int gpus_per_replica = 0;

@@ -103,6 +103,7 @@ Json estimate_json(const Estimate& e, const SizeReport& report) {
     case WorkloadKind::finetune:
         json["hours"] = e.fits ? Json(round4(e.hours)) : Json(nullptr);
         json["gpu_hours"] = e.fits ? Json(round4(e.gpu_hours)) : Json(nullptr);
+        json["min_gpus"] = e.min_gpus;
         json["tensor_parallel"] = e.tensor_parallel;
         json["zero_sharding"] = e.zero_sharding;
         json["recompute"] = e.recompute;
@@ -113,6 +114,8 @@ Json estimate_json(const Estimate& e, const SizeReport& report) {
     case WorkloadKind::inference:
         json["batch"] = e.batch;
         json["latency_ms"] = round4(e.latency_ms);
+        json["prefill_ms"] = round4(e.prefill_ms);
+        json["decode_step_ms"] = round4(e.decode_step_ms);
         json["tokens_per_s"] = round4(e.tokens_per_s);
         json["qps_per_replica"] = round4(e.qps_per_replica);
         json["gpus_per_replica"] = e.gpus_per_replica;

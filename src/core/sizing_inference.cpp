@@ -138,7 +138,12 @@ Estimate estimate_inference(const NormalizedWorkload& w, const Hardware& hw, con
     e.tensor_parallel = replica->gpus;
     e.batch = batch;
     e.latency_ms = latency_ms(batch);
-    e.tokens_per_s = batch / step(batch);
+    e.prefill_ms = prefill * 1000;
+    e.decode_step_ms = step(batch) * 1000;
+    e.min_gpus = replica->gpus;
+    // A replica also prefills every request it serves: B requests' prompts, then their
+    // output tokens in B-wide decode steps.
+    e.tokens_per_s = batch * w.output_tokens / (batch * prefill + w.output_tokens * step(batch));
     e.qps_per_replica = e.tokens_per_s / w.output_tokens;
     e.replicas = static_cast<int>(std::ceil(w.qps / e.qps_per_replica));
     e.memory_per_gpu_gb = (weights + batch * kv_per_sequence) / replica->gpus / k_gb;

@@ -140,8 +140,22 @@ double training_mfu(const NormalizedWorkload& w, const Assumptions& a) {
     }
 }
 
+// The fewest GPUs (powers of two up to 65,536) on which some layout fits; 0 if none.
+int min_gpus_to_fit(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a) {
+    for (int gpus = 1; gpus <= 65536; gpus *= 2) {
+        Hardware trial = hw;
+        trial.gpus = gpus;
+        trial.gpus_per_node = std::min(gpus, std::max(hw.gpus_per_node, 1));
+        if (choose_layout(w, trial, a)) {
+            return gpus;
+        }
+    }
+    return 0;
+}
+
 Estimate estimate_training(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a) {
     Estimate e;
+    e.min_gpus = min_gpus_to_fit(w, hw, a);
     const double peak = peak_tflops(*hw.gpu, w.precision) * 1e12;
     if (!(peak > 0)) {
         e.fit_reason = fmt::format("{} has no {} support", hw.gpu->id, to_string(w.precision));

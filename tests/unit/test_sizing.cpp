@@ -113,6 +113,42 @@ TEST_CASE("7B on 8 x A100-80GB needs ZeRO-3 and recomputation at 4096 tokens") {
     CHECK(e.tensor_parallel == 1);
     const double expected = 6738415616.0 * 16 / 8 + 2.0 * 4096 * 4096 * 32;
     CHECK(e.memory_per_gpu_gb == Approx(expected / 1e9));
+    // 112 GB of state / 2 + 1.07 GB of activations fits in 72 GB; 1 GPU cannot shard.
+    CHECK(e.min_gpus == 2);
+}
+
+TEST_CASE("LoRA keeps frozen weights at 2 bytes (QLoRA 0.5) and trains 0.5% of them") {
+    Workload in = training("llama-2-7b", 1e9);
+    in.kind = WorkloadKind::finetune;
+    in.method = FinetuneMethod::lora;
+    in.seq_len = 1024;
+    const NormalizedWorkload lora = must_normalize(in);
+    const Estimate e = estimate(lora, node("A100-80GB", 1), a());
+    REQUIRE(e.fits);
+    CHECK_FALSE(e.recompute);
+    const double n = 6738415616.0;
+    const double activations = 1024.0 * 4096 * (34 + 5.0 * 32 * 1024 / 4096) * 32;
+    CHECK(e.memory_per_gpu_gb * 1e9 == Approx(n * 2 + n * 0.005 * 16 + activations));
+    in.method = FinetuneMethod::qlora;
+    const Estimate q = estimate(must_normalize(in), node("A100-80GB", 1), a());
+    CHECK(q.memory_per_gpu_gb * 1e9 == Approx(n * 0.5 + n * 0.005 * 16 + activations));
+}
+
+TEST_CASE("mixture of experts: compute by active parameters, memory by all of them") {
+    Workload in;
+    in.kind = WorkloadKind::inference;
+    in.model = "mixtral-8x7b";
+    in.batch = 1;
+    const NormalizedWorkload w = must_normalize(in);
+    CHECK(w.model.active_parameters < w.model.parameters / 3);
+    const Requirements r = requirements(w, a());
+    CHECK(r.weights_gb == Approx(w.model.parameters * 2 * 1.1 / 1e9));
+    const Estimate e = estimate(w, node("H100-80GB", 8), a());
+    REQUIRE(e.fits);
+    CHECK(e.gpus_per_replica == 2);
+    const double replica_peak = 989.4e12 * 2 * 0.9;
+    CHECK(e.prefill_ms ==
+          Approx(2 * w.model.active_parameters * 512 / (replica_peak * 0.5) * 1000));
 }
 
 TEST_CASE("training time is C / (G P MFU) divided by the scaling efficiency") {
@@ -164,8 +200,8 @@ TEST_CASE("serving: latency = prefill + output tokens x decode step, memory-boun
     const double step = (weights + kv) / (2039e9 * 0.75);
     const double prefill = 2 * 6738415616.0 * 512 / (312e12 * 0.5);
     CHECK(e.latency_ms == Approx((prefill + 256 * step) * 1000));
-    CHECK(e.tokens_per_s == Approx(1 / step));
-    CHECK(e.qps_per_replica == Approx(1 / step / 256));
+    CHECK(e.tokens_per_s == Approx(256 / (prefill + 256 * step)));
+    CHECK(e.qps_per_replica == Approx(1 / (prefill + 256 * step)));
 }
 
 TEST_CASE("serving picks the largest batch within the latency target, then replicas") {
