@@ -29,6 +29,7 @@ struct NormalizedWorkload {
     double fp64_tflops = 0;
     bool fp64_tensor = false;
     double memory_gb = 0;
+    double bandwidth_gb_per_s = 0;
     double sessions = 0;
     double memory_per_session_gb = 0;
     std::optional<double> deadline_hours;
@@ -86,7 +87,7 @@ struct Estimate {
     double scaling_efficiency = 1;
     int min_gpus = 0; // the fewest of these GPUs (a power of two) the model fits on
     int tensor_parallel = 1;
-    bool zero_sharding = false;
+    int zero_stage = 0; // 0 plain data parallel, 1 optimizer states sharded, 3 all state sharded
     bool recompute = false;
     // serving
     double batch = 0;

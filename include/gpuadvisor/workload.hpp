@@ -38,7 +38,8 @@ struct Workload {
     std::optional<double> output_tokens;
     std::optional<double> fp64_tflops;
     std::optional<bool> fp64_tensor;
-    std::optional<double> memory_gb; // hpc: working set
+    std::optional<double> memory_gb;          // hpc: working set
+    std::optional<double> bandwidth_gb_per_s; // hpc: aggregate memory bandwidth needed
     std::optional<double> sessions;
     std::optional<double> memory_per_session_gb;
     std::optional<double> deadline_hours;

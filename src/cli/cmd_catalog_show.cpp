@@ -22,19 +22,6 @@ struct Options {
     std::string provider;
 };
 
-std::string cell_text(const Json& value) {
-    if (value.is_string()) {
-        return value.get<std::string>();
-    }
-    if (value.is_null()) {
-        return {};
-    }
-    if (value.is_number_float()) {
-        return format_number(value.get<double>());
-    }
-    return value.dump();
-}
-
 // "key: value" lines from a flat JSON object, for the terminal.
 void print_fields(const Json& object, Io& io) {
     Table table{{{"FIELD"}, {"VALUE"}}, {}};

@@ -66,6 +66,19 @@ int fail(std::string_view command,
     return fail(command, diagnostics, exit_code, io);
 }
 
+std::string cell_text(const Json& value) {
+    if (value.is_string()) {
+        return value.get<std::string>();
+    }
+    if (value.is_null()) {
+        return {};
+    }
+    if (value.is_number_float()) {
+        return format_number(value.get<double>());
+    }
+    return value.dump();
+}
+
 Json optional_number(const std::optional<double>& value) {
     return value ? Json(*value) : Json(nullptr);
 }

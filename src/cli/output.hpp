@@ -35,6 +35,9 @@ int fail(std::string_view command,
          int exit_code,
          Io& io);
 
+// A JSON value as a table cell: strings as they are, null as empty, numbers without locale.
+std::string cell_text(const Json& value);
+
 // Optional number as JSON (null when absent).
 Json optional_number(const std::optional<double>& value);
 // {"currency": "USD", "per_hour": 1.23} style money value.

@@ -53,6 +53,7 @@ Json workload_json(const NormalizedWorkload& w) {
         json["fp64_tflops"] = w.fp64_tflops;
         json["fp64_tensor"] = w.fp64_tensor;
         json["memory_gb"] = w.memory_gb;
+        json["bandwidth_gb_per_s"] = w.bandwidth_gb_per_s;
         break;
     case WorkloadKind::graphics:
         json["sessions"] = w.sessions;
@@ -105,7 +106,7 @@ Json estimate_json(const Estimate& e, const SizeReport& report) {
         json["gpu_hours"] = e.fits ? Json(round4(e.gpu_hours)) : Json(nullptr);
         json["min_gpus"] = e.min_gpus;
         json["tensor_parallel"] = e.tensor_parallel;
-        json["zero_sharding"] = e.zero_sharding;
+        json["zero_stage"] = e.zero_stage;
         json["recompute"] = e.recompute;
         if (report.workload.deadline_hours) {
             json["meets_deadline"] = e.fits && e.hours <= *report.workload.deadline_hours;
@@ -136,31 +137,18 @@ Json estimate_json(const Estimate& e, const SizeReport& report) {
     return json;
 }
 
-std::string cell(const Json& value) {
-    if (value.is_string()) {
-        return value.get<std::string>();
-    }
-    if (value.is_null()) {
-        return {};
-    }
-    if (value.is_number_float()) {
-        return format_number(value.get<double>());
-    }
-    return value.dump();
-}
-
 void add_rows(Table& table, const std::string& section, const Json& object) {
     for (const auto& [key, value] : object.items()) {
         if (value.is_object()) {
             for (const auto& [inner, item] : value.items()) {
-                table.rows.push_back({section, key + "." + inner, cell(item)});
+                table.rows.push_back({section, key + "." + inner, cell_text(item)});
             }
         } else if (value.is_array()) {
             for (const auto& item : value) {
-                table.rows.push_back({section, key, cell(item)});
+                table.rows.push_back({section, key, cell_text(item)});
             }
         } else {
-            table.rows.push_back({section, key, cell(value)});
+            table.rows.push_back({section, key, cell_text(value)});
         }
     }
 }

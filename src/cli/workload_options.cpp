@@ -40,6 +40,10 @@ void add_workload_flags(CLI::App& command, WorkloadFlags& f) {
     command.add_flag("--fp64-tensor", f.fp64_tensor, "The HPC code uses FP64 tensor cores")
         ->group("Workload");
     add("--memory-gb", f.memory_gb, "Working set in GB (hpc)", "N");
+    add("--bandwidth-gb-per-s",
+        f.bandwidth_gb_per_s,
+        "Aggregate memory bandwidth needed (hpc)",
+        "N");
     add("--sessions", f.sessions, "Concurrent vGPU sessions (graphics)", "N");
     add("--memory-per-session-gb",
         f.memory_per_session_gb,
@@ -99,6 +103,8 @@ Workload from_flags(const WorkloadFlags& f, Diagnostics& diagnostics) {
     quantity(f.output_tokens, "--output-tokens", K::count, w.output_tokens, diagnostics);
     quantity(f.fp64_tflops, "--fp64-tflops", K::count, w.fp64_tflops, diagnostics);
     quantity(f.memory_gb, "--memory-gb", K::bytes, w.memory_gb, diagnostics);
+    quantity(
+        f.bandwidth_gb_per_s, "--bandwidth-gb-per-s", K::count, w.bandwidth_gb_per_s, diagnostics);
     quantity(f.sessions, "--sessions", K::count, w.sessions, diagnostics);
     quantity(f.memory_per_session_gb,
              "--memory-per-session-gb",

@@ -29,6 +29,7 @@ struct WorkloadFlags {
     std::string fp64_tflops;
     bool fp64_tensor = false;
     std::string memory_gb;
+    std::string bandwidth_gb_per_s;
     std::string sessions;
     std::string memory_per_session_gb;
     std::string deadline;

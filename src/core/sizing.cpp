@@ -29,18 +29,24 @@ Estimate estimate_hpc(const NormalizedWorkload& w, const Hardware& hw, const Ass
     const double by_compute = std::ceil(w.fp64_tflops / e.fp64_tflops_per_gpu);
     const double usable = gpu.memory_gb * a.get("usable_memory_fraction");
     const double by_memory = w.memory_gb > 0 ? std::ceil(w.memory_gb / usable) : 1;
-    const double needed = std::max(by_compute, by_memory);
+    const double by_bandwidth =
+        w.bandwidth_gb_per_s > 0
+            ? std::ceil(w.bandwidth_gb_per_s /
+                        (gpu.memory_bandwidth_gb_per_s * a.get("hpc_bandwidth_efficiency")))
+            : 1;
+    const double needed = std::max({by_compute, by_memory, by_bandwidth});
     e.replicas = static_cast<int>(needed); // GPUs needed
     e.memory_per_gpu_gb = w.memory_gb / std::max(1, hw.gpus);
     e.fits = hw.gpus >= needed;
     e.fit_reason = fmt::format("{} GPU(s) needed: {} for {} FP64 TFLOPS at {:.2f} each ({}), {} "
-                               "for memory",
+                               "for memory, {} for bandwidth",
                                needed,
                                by_compute,
                                format_number(w.fp64_tflops),
                                e.fp64_tflops_per_gpu,
                                tensor ? "tensor FP64" : "vector FP64",
-                               by_memory);
+                               by_memory,
+                               by_bandwidth);
     if (gpu.fp64_tflops < a.get("hpc_min_fp64_tflops")) {
         e.notes.push_back(fmt::format("{} has {} FP64 TFLOPS, below the documents' {} TFLOPS for "
                                       "scientific computing",
@@ -214,10 +220,11 @@ std::vector<UsedAssumption> used_assumptions(const NormalizedWorkload& w, const 
                                                               "tensor_parallel_efficiency_pcie",
                                                               "non_llm_efficiency_max",
                                                               "non_llm_half_batch"};
-    static const std::array<std::string_view, 4> k_hpc{"hpc_fp64_efficiency",
+    static const std::array<std::string_view, 5> k_hpc{"hpc_fp64_efficiency",
                                                        "hpc_min_fp64_tflops",
                                                        "hpc_min_bandwidth_gb_per_s",
-                                                       "usable_memory_fraction"};
+                                                       "usable_memory_fraction",
+                                                       "hpc_bandwidth_efficiency"};
     std::vector<std::string_view> names;
     switch (w.kind) {
     case WorkloadKind::training:

@@ -149,6 +149,13 @@ NormalizeResult normalize(const Workload& in, const ModelCatalog& models) {
                 ? check.positive(in.memory_gb, "--memory-gb", 1e8, 0.0, "the working set in GB")
                 : 0;
         out.fp64_tensor = in.fp64_tensor.value_or(false);
+        out.bandwidth_gb_per_s = in.bandwidth_gb_per_s
+                                     ? check.positive(in.bandwidth_gb_per_s,
+                                                      "--bandwidth-gb-per-s",
+                                                      1e9,
+                                                      0.0,
+                                                      "the aggregate memory bandwidth in GB/s")
+                                     : 0;
         break;
     case WorkloadKind::graphics:
         out.sessions = check.positive(in.sessions,

@@ -14,39 +14,49 @@ constexpr double k_gb = 1e9;
 
 struct Layout {
     int tensor_parallel = 1;
-    bool zero = false;
+    int zero_stage = 0; // 0: plain data parallel; 1: optimizer states sharded; 3: everything
     bool recompute = false;
     double memory_per_gpu_bytes = 0;
 };
 
-// Bytes of model state (weights, gradients, optimizer) for one replica.
-double model_state_bytes(const NormalizedWorkload& w, const Assumptions& a) {
+struct ModelState {
+    double replicated = 0; // weights and gradients (16-bit): every data-parallel rank
+    double optimizer = 0;  // fp32 master weights and Adam moments: what ZeRO-1 shards
+};
+
+// Bytes of model state for one replica, split by what each ZeRO stage shards.
+ModelState model_state(const NormalizedWorkload& w, const Assumptions& a) {
     const double n = w.model.parameters;
+    const double per_param = a.get("bytes_per_param_training");
     if (w.kind == WorkloadKind::finetune && w.method != FinetuneMethod::full) {
         const double frozen = n * (w.method == FinetuneMethod::qlora ? 0.5 : 2.0);
         const double trainable = n * a.get("lora_trainable_fraction");
-        return frozen + trainable * a.get("bytes_per_param_training");
+        return {frozen + trainable * 4, trainable * (per_param - 4)};
     }
-    return n * a.get("bytes_per_param_training");
+    return {n * 4, n * (per_param - 4)};
 }
 
-// Layouts in order of preference: no sharding, ZeRO-3, + recomputation, + tensor parallel.
+// Layouts in order of preference: no recomputation before recomputation (a third more
+// compute); within each, plain data parallel, ZeRO-1, ZeRO-3; then tensor parallel 2, 4, 8.
 std::optional<Layout>
 choose_layout(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a) {
     const double usable = hw.gpu->memory_gb * k_gb * a.get("usable_memory_fraction");
-    const double states = model_state_bytes(w, a);
+    const ModelState state = model_state(w, a);
     const int max_tp = std::min(hw.gpus, hw.gpus_per_node);
     for (int tp = 1; tp <= max_tp; tp *= 2) {
-        for (const bool zero : {false, true}) {
-            for (const bool recompute : {false, true}) {
-                if (zero && hw.gpus / tp < 2) {
+        for (const bool recompute : {false, true}) {
+            for (const int stage : {0, 1, 3}) {
+                if (stage > 0 && hw.gpus / tp < 2) {
                     continue; // nothing to shard over
                 }
-                const double state_share = zero ? states / hw.gpus : states / tp;
-                const double memory =
-                    state_share + activation_bytes(w, recompute) / static_cast<double>(tp);
+                const double gpus = hw.gpus;
+                const double replicated =
+                    stage == 3 ? state.replicated / gpus : state.replicated / tp;
+                const double optimizer = stage == 0 ? state.optimizer / tp : state.optimizer / gpus;
+                const double memory = replicated + optimizer +
+                                      activation_bytes(w, recompute) / static_cast<double>(tp);
                 if (memory <= usable) {
-                    return Layout{tp, zero, recompute, memory};
+                    return Layout{tp, stage, recompute, memory};
                 }
             }
         }
@@ -79,7 +89,8 @@ double exposed_comm_seconds(const NormalizedWorkload& w,
     const double trainable = w.kind == WorkloadKind::finetune && w.method != FinetuneMethod::full
                                  ? w.model.parameters * a.get("lora_trainable_fraction")
                                  : w.model.parameters;
-    const double gradient = 2 * trainable / layout.tensor_parallel * (layout.zero ? 1.5 : 1.0);
+    const double gradient =
+        2 * trainable / layout.tensor_parallel * (layout.zero_stage == 3 ? 1.5 : 1.0);
     const int per_node = std::max(1, std::min(dp, hw.gpus_per_node / layout.tensor_parallel));
     const int nodes = (dp + per_node - 1) / per_node;
     double seconds = 0;
@@ -163,27 +174,32 @@ Estimate estimate_training(const NormalizedWorkload& w, const Hardware& hw, cons
     }
     const auto layout = choose_layout(w, hw, a);
     if (!layout) {
-        const double states = model_state_bytes(w, a);
-        e.memory_per_gpu_gb = (states / hw.gpus + activation_bytes(w, true)) / k_gb;
+        const ModelState state = model_state(w, a);
+        const int max_tp = std::min(hw.gpus, hw.gpus_per_node);
+        e.memory_per_gpu_gb =
+            ((state.replicated + state.optimizer) / hw.gpus + activation_bytes(w, true) / max_tp) /
+            k_gb;
         e.fit_reason = fmt::format(
             "does not fit: needs {:.1f} GB per GPU even with ZeRO-3, full recomputation and "
             "{}-way tensor parallelism ({} GB per GPU usable); use more or larger GPUs",
             e.memory_per_gpu_gb,
-            std::min(hw.gpus, hw.gpus_per_node),
+            max_tp,
             format_number(std::round(hw.gpu->memory_gb * a.get("usable_memory_fraction"))));
         return e;
     }
     e.fits = true;
     e.tensor_parallel = layout->tensor_parallel;
-    e.zero_sharding = layout->zero;
+    e.zero_stage = layout->zero_stage;
     e.recompute = layout->recompute;
     e.memory_per_gpu_gb = layout->memory_per_gpu_bytes / k_gb;
-    e.fit_reason = fmt::format("{}{}{}",
-                               layout->zero ? "ZeRO-3 sharded data parallel" : "data parallel",
-                               layout->recompute ? ", full activation recomputation" : "",
-                               layout->tensor_parallel > 1 ? fmt::format(", {}-way tensor parallel",
-                                                                         layout->tensor_parallel)
-                                                           : "");
+    e.fit_reason = fmt::format(
+        "{}{}{}",
+        layout->zero_stage == 0 ? std::string("data parallel")
+                                : fmt::format("ZeRO-{} sharded data parallel", layout->zero_stage),
+        layout->recompute ? ", full activation recomputation" : "",
+        layout->tensor_parallel > 1
+            ? fmt::format(", {}-way tensor parallel", layout->tensor_parallel)
+            : "");
     const double mfu = training_mfu(w, a);
     const double flops = training_flops(w, a, layout->recompute);
     const int dp = hw.gpus / layout->tensor_parallel;

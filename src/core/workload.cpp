@@ -105,6 +105,7 @@ Workload overlay(Workload base, const Workload& over) {
     fill(base.fp64_tflops, over.fp64_tflops);
     fill(base.fp64_tensor, over.fp64_tensor);
     fill(base.memory_gb, over.memory_gb);
+    fill(base.bandwidth_gb_per_s, over.bandwidth_gb_per_s);
     fill(base.sessions, over.sessions);
     fill(base.memory_per_session_gb, over.memory_per_session_gb);
     fill(base.deadline_hours, over.deadline_hours);
@@ -152,7 +153,7 @@ WorkloadLoad load_workload_text(const std::string& file, std::string_view text) 
         return load;
     }
     FieldReader read(file, load.diagnostics);
-    static constexpr std::array<std::string_view, 23> k_fields{"schema_version",
+    static constexpr std::array<std::string_view, 24> k_fields{"schema_version",
                                                                "workload",
                                                                "model",
                                                                "params",
@@ -174,7 +175,8 @@ WorkloadLoad load_workload_text(const std::string& file, std::string_view text) 
                                                                "budget",
                                                                "hours_per_month",
                                                                "samples",
-                                                               "name"};
+                                                               "name",
+                                                               "bandwidth_gb_per_s"};
     const YamlNode& root = *document.root;
     if (root.kind == YamlNode::Kind::null) {
         load.diagnostics.error(read.pos(root),
@@ -216,6 +218,7 @@ WorkloadLoad load_workload_text(const std::string& file, std::string_view text) 
     w.fp64_tflops = quantity(read, root, "fp64_tflops", QuantityKind::count);
     w.fp64_tensor = read.boolean(root, "fp64_tensor", "", Need::optional);
     w.memory_gb = quantity(read, root, "memory_gb", QuantityKind::bytes);
+    w.bandwidth_gb_per_s = quantity(read, root, "bandwidth_gb_per_s", QuantityKind::count);
     w.sessions = quantity(read, root, "sessions", QuantityKind::count);
     w.memory_per_session_gb = quantity(read, root, "memory_per_session_gb", QuantityKind::bytes);
     w.deadline_hours = quantity(read, root, "deadline", QuantityKind::duration_hours);
