@@ -34,7 +34,9 @@ struct Diagnostic {
 // Collects diagnostics; stops storing after a cap but keeps counting.
 class Diagnostics {
   public:
-    static constexpr std::size_t k_default_cap = 100;
+    // Storage bound (memory stays small on hostile files); output shows fewer (k_shown).
+    static constexpr std::size_t k_default_cap = 100000;
+    static constexpr std::size_t k_shown = 100;
 
     explicit Diagnostics(std::size_t cap = k_default_cap) : m_cap(cap) {}
 

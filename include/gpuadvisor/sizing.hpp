@@ -76,6 +76,7 @@ struct Hardware {
     bool nvlink = true;        // between the GPUs of a node
     double network_gbps = 400; // per node, between nodes
     bool rdma = true;
+    double gpu_fraction = 1; // a vGPU slice instance: its share of the GPU (graphics only)
 };
 
 struct Estimate {

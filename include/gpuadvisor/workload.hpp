@@ -3,6 +3,7 @@
 
 #include "gpuadvisor/diagnostic.hpp"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -55,6 +56,7 @@ Workload overlay(Workload base, const Workload& over);
 struct WorkloadLoad {
     Workload workload;
     Diagnostics diagnostics;
+    std::map<std::string, SourcePos> positions; // where each key's value is in the file
 };
 WorkloadLoad load_workload_profile(const std::string& path);
 WorkloadLoad load_workload_text(const std::string& file, std::string_view text);

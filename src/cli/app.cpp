@@ -1,6 +1,7 @@
 #include "app.hpp"
 
 #include "exit_status.hpp"
+#include "gpuadvisor/units.hpp"
 #include "output.hpp"
 
 #include <fmt/format.h>
@@ -92,6 +93,18 @@ CLI::Validator one_of(std::vector<std::string> values) {
     return validator;
 }
 
+CLI::Validator whole_range(double min, double max) {
+    return CLI::Validator(
+        [min, max](std::string& text) -> std::string {
+            const auto value = parse_strict_number(text);
+            if (!value || *value < min || *value > max || std::floor(*value) != *value) {
+                return fmt::format("'{}' is not a whole number in [{} - {}]", text, min, max);
+            }
+            return {};
+        },
+        fmt::format("COUNT in [{} - {}]", min, max));
+}
+
 CLI::Validator finite_range(double min, double max) {
     return CLI::Validator(
         [min, max](std::string& text) -> std::string {
@@ -135,12 +148,11 @@ int run_app(int argc, char** argv, std::ostream& out, std::ostream& err) {
             return k_exit_ok;
         }
         Io io{out, err, parse_output_format(global.format), false, global.quiet};
-        return fail("gpuadvisor",
-                    "usage",
-                    error.what(),
-                    fmt::format("run '{} --help'", deepest_command(app)),
-                    k_exit_usage,
-                    io);
+        // The JSON names the command the arguments reached ("catalog list"), like a success.
+        const std::string command = deepest_command(app);
+        const std::string name = command == "gpuadvisor" ? command : command.substr(11);
+        return fail(
+            name, "usage", error.what(), fmt::format("run '{} --help'", command), k_exit_usage, io);
     }
     Io io{out, err, parse_output_format(global.format), use_color(global), global.quiet};
     for (const Runner& runner : runners) {

@@ -31,6 +31,9 @@ void register_scaling(CLI::App& app, Registry registry);
 // IsMember without CLI11's own listing in the help (the type name shows the values).
 CLI::Validator one_of(std::vector<std::string> values);
 
+// A validator for whole numbers in [min, max].
+CLI::Validator whole_range(double min, double max);
+
 // A validator for finite numbers in [min, max] (CLI::Range lets NaN through).
 CLI::Validator finite_range(double min, double max);
 

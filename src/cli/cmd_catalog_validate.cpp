@@ -56,10 +56,7 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
         document["warnings"] = diagnostics.warning_count();
         document["strict"] = options.strict;
         document["files"] = files;
-        document["diagnostics"] = Json::array();
-        for (const Diagnostic& diagnostic : diagnostics.items()) {
-            document["diagnostics"].push_back(diagnostic_json(diagnostic));
-        }
+        document["diagnostics"] = diagnostics_json(diagnostics);
         write_json(document, io);
     } else {
         const Catalog& catalog = load.catalog;
@@ -76,7 +73,10 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
                                   ? " (--strict: warnings count as errors)"
                                   : "");
     }
-    return valid ? k_exit_ok : k_exit_negative;
+    const bool unreadable = std::any_of(diagnostics.items().begin(),
+                                        diagnostics.items().end(),
+                                        [](const Diagnostic& d) { return d.code == "io"; });
+    return unreadable ? k_exit_input : valid ? k_exit_ok : k_exit_negative;
 }
 
 } // namespace

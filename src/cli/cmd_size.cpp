@@ -28,8 +28,11 @@ struct Options {
 };
 
 // The hardware named by the flags; nullopt after printing a usage error.
-std::optional<Hardware>
-named_hardware(const Options& o, const Catalog& catalog, std::vector<std::string>& notes, Io& io) {
+std::optional<Hardware> named_hardware(const Options& o,
+                                       WorkloadKind kind,
+                                       const Catalog& catalog,
+                                       std::vector<std::string>& notes,
+                                       Io& io) {
     Hardware hw;
     if (!o.instance.empty()) {
         auto found = catalog.match_instances(o.instance);
@@ -52,7 +55,25 @@ named_hardware(const Options& o, const Catalog& catalog, std::vector<std::string
         const InstanceType& instance = *found[0];
         const double count = o.instances > 0 ? o.instances : 1;
         hw.gpu = catalog.find_gpu(instance.gpu);
-        hw.gpus = std::max(1, static_cast<int>(std::floor(instance.gpu_count * count)));
+        if (instance.gpu_count < 1) { // a vGPU slice
+            if (kind != WorkloadKind::graphics) {
+                fail("size",
+                     "usage",
+                     fmt::format("--instance: {} has {} of one {} (a vGPU slice); size estimates "
+                                 "this workload on whole GPUs",
+                                 instance.id,
+                                 format_number(instance.gpu_count),
+                                 instance.gpu),
+                     fmt::format("name --gpu {} instead, or an instance with whole GPUs",
+                                 instance.gpu),
+                     k_exit_usage,
+                     io);
+                return std::nullopt;
+            }
+            hw.gpu_fraction = instance.gpu_count;
+        }
+        hw.gpus = hw.gpu_fraction < 1 ? static_cast<int>(count)
+                                      : static_cast<int>(std::floor(instance.gpu_count * count));
         hw.gpus_per_node = std::max(1, static_cast<int>(std::floor(instance.gpu_count)));
         hw.nvlink = instance.nvlink;
         hw.network_gbps = instance.network_gbps;
@@ -126,7 +147,7 @@ int run(Options options, const GlobalOptions& global, Io& io) {
         if (!catalog) {
             return k_exit_input;
         }
-        const auto hardware = named_hardware(options, *catalog, report.notes, io);
+        const auto hardware = named_hardware(options, workload->kind, *catalog, report.notes, io);
         if (!hardware) {
             return k_exit_usage;
         }
@@ -150,14 +171,14 @@ void register_size(CLI::App& app, Registry registry) {
     add_workload_flags(*size, options->workload);
     auto* gpu = size->add_option("--gpu", options->gpu, "Estimate on this GPU")->group("Hardware");
     size->add_option("--gpus", options->gpus, "... this many of them (default 1)")
-        ->check(finite_range(1, 1e6))
+        ->check(whole_range(1, 1e6))
         ->group("Hardware");
     auto* instance = size->add_option("--instance",
                                       options->instance,
                                       "Estimate on this instance type (its GPUs, NVLink, network)")
                          ->group("Hardware");
     size->add_option("--instances", options->instances, "... this many of them (default 1)")
-        ->check(finite_range(1, 1e6))
+        ->check(whole_range(1, 1e6))
         ->group("Hardware");
     size->add_option("--provider", options->provider, "The provider of --instance, if ambiguous")
         ->group("Hardware");

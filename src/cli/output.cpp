@@ -2,6 +2,7 @@
 
 #include "text.hpp"
 
+#include <algorithm>
 #include <ostream>
 
 namespace gpuadvisor::cli {
@@ -30,15 +31,27 @@ Json diagnostic_json(const Diagnostic& diagnostic) {
 }
 
 void print_diagnostics(const Diagnostics& diagnostics, Io& io) {
-    for (const Diagnostic& diagnostic : diagnostics.items()) {
-        io.err << terminal_safe(format_diagnostic(diagnostic)) << '\n';
-        if (!diagnostic.hint.empty()) {
-            io.err << "  hint: " << terminal_safe(diagnostic.hint) << '\n';
+    const auto& items = diagnostics.items();
+    const std::size_t shown = std::min(items.size(), Diagnostics::k_shown);
+    for (std::size_t i = 0; i < shown; ++i) {
+        io.err << terminal_safe(format_diagnostic(items[i])) << '\n';
+        if (!items[i].hint.empty()) {
+            io.err << "  hint: " << terminal_safe(items[i].hint) << '\n';
         }
     }
-    if (diagnostics.dropped() > 0) {
-        io.err << "... and " << diagnostics.dropped() << " more\n";
+    const std::size_t more = items.size() - shown + diagnostics.dropped();
+    if (more > 0) {
+        io.err << "... and " << more << " more\n";
     }
+}
+
+Json diagnostics_json(const Diagnostics& diagnostics) {
+    Json list = Json::array();
+    const auto& items = diagnostics.items();
+    for (std::size_t i = 0; i < items.size() && i < Diagnostics::k_shown; ++i) {
+        list.push_back(diagnostic_json(items[i]));
+    }
+    return list;
 }
 
 int fail(std::string_view command, const Diagnostics& diagnostics, int exit_code, Io& io) {
@@ -46,10 +59,7 @@ int fail(std::string_view command, const Diagnostics& diagnostics, int exit_code
     if (io.format == OutputFormat::json) {
         Json document = json_document(command);
         document["ok"] = false;
-        document["diagnostics"] = Json::array();
-        for (const Diagnostic& diagnostic : diagnostics.items()) {
-            document["diagnostics"].push_back(diagnostic_json(diagnostic));
-        }
+        document["diagnostics"] = diagnostics_json(diagnostics);
         write_json(document, io);
     }
     return exit_code;

@@ -22,7 +22,11 @@ void write_json(const Json& document, Io& io);
 
 Json diagnostic_json(const Diagnostic& diagnostic);
 
-// Human form on stderr: "file:line:col: error[code]: message" then "  hint: ...".
+// At most Diagnostics::k_shown of them, as JSON objects.
+Json diagnostics_json(const Diagnostics& diagnostics);
+
+// Human form on stderr: "file:line:col: error[code]: message" then "  hint: ...", at most
+// Diagnostics::k_shown of them, then "... and N more".
 void print_diagnostics(const Diagnostics& diagnostics, Io& io);
 
 // A failure: with -o json, {"ok": false, "diagnostics": [...]} on stdout; always the human

@@ -104,7 +104,7 @@ Json estimate_json(const Estimate& e, const SizeReport& report) {
     case WorkloadKind::finetune:
         json["hours"] = e.fits ? Json(round4(e.hours)) : Json(nullptr);
         json["gpu_hours"] = e.fits ? Json(round4(e.gpu_hours)) : Json(nullptr);
-        json["min_gpus"] = e.min_gpus;
+        json["min_gpus"] = e.min_gpus > 0 ? Json(e.min_gpus) : Json(nullptr);
         json["tensor_parallel"] = e.tensor_parallel;
         json["zero_stage"] = e.zero_stage;
         json["recompute"] = e.recompute;

@@ -6,6 +6,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
+
 namespace gpuadvisor::cli {
 
 void add_workload_flags(CLI::App& command, WorkloadFlags& f) {
@@ -119,26 +122,82 @@ Workload from_flags(const WorkloadFlags& f, Diagnostics& diagnostics) {
 
 } // namespace
 
+namespace {
+
+// The flag a normalisation message names ("--batch: ..."), if any.
+std::string_view flag_of(const Diagnostic& diagnostic) {
+    const std::string_view message = diagnostic.message;
+    const std::size_t colon = message.find(':');
+    return message.starts_with("--") && colon != std::string_view::npos ? message.substr(0, colon)
+                                                                        : std::string_view{};
+}
+
+// A value that came from the profile (its flag not given) is reported at its place in the
+// file, under its key, as an input error. Returns true if any was.
+bool locate_in_profile(Diagnostics& diagnostics,
+                       const WorkloadLoad& profile,
+                       const WorkloadFlags& flags) {
+    const std::map<std::string_view, const std::string*> given{
+        {"--workload", &flags.kind},
+        {"--model", &flags.model},
+        {"--params", &flags.params},
+        {"--tokens", &flags.tokens},
+        {"--samples", &flags.samples},
+        {"--seq-len", &flags.seq_len},
+        {"--batch", &flags.batch},
+        {"--qps", &flags.qps},
+        {"--latency-ms", &flags.latency_ms},
+        {"--input-tokens", &flags.input_tokens},
+        {"--output-tokens", &flags.output_tokens},
+        {"--fp64-tflops", &flags.fp64_tflops},
+        {"--memory-gb", &flags.memory_gb},
+        {"--bandwidth-gb-per-s", &flags.bandwidth_gb_per_s},
+        {"--sessions", &flags.sessions},
+        {"--memory-per-session-gb", &flags.memory_per_session_gb},
+        {"--deadline", &flags.deadline}};
+    Diagnostics located;
+    bool any = false;
+    for (Diagnostic diagnostic : diagnostics.items()) {
+        const std::string_view flag = flag_of(diagnostic);
+        const auto flag_entry = given.find(flag);
+        std::string key(flag.empty() ? flag : flag.substr(2));
+        std::replace(key.begin(), key.end(), '-', '_');
+        const auto in_file = profile.positions.find(key);
+        if (flag_entry != given.end() && flag_entry->second->empty() &&
+            in_file != profile.positions.end()) {
+            diagnostic.pos = in_file->second;
+            diagnostic.message = key + diagnostic.message.substr(flag.size());
+            any = true;
+        }
+        located.add(std::move(diagnostic));
+    }
+    diagnostics = std::move(located);
+    return any;
+}
+
+} // namespace
+
 std::optional<NormalizedWorkload>
 read_workload(const WorkloadFlags& flags, std::string_view command, Io& io, int& exit_code) {
-    Workload workload;
+    WorkloadLoad profile;
     if (!flags.profile.empty()) {
-        WorkloadLoad profile = load_workload_profile(flags.profile);
+        profile = load_workload_profile(flags.profile);
         if (profile.diagnostics.has_errors()) {
             exit_code = fail(command, profile.diagnostics, k_exit_input, io);
             return std::nullopt;
         }
-        workload = profile.workload;
     }
     Diagnostics diagnostics;
-    workload = overlay(workload, from_flags(flags, diagnostics));
+    const Workload workload = overlay(profile.workload, from_flags(flags, diagnostics));
     if (diagnostics.has_errors()) {
         exit_code = fail(command, diagnostics, k_exit_usage, io);
         return std::nullopt;
     }
     NormalizeResult normalized = normalize(workload, builtin_models());
     if (!normalized.workload) {
-        exit_code = fail(command, normalized.diagnostics, k_exit_usage, io);
+        const bool in_profile = locate_in_profile(normalized.diagnostics, profile, flags);
+        exit_code =
+            fail(command, normalized.diagnostics, in_profile ? k_exit_input : k_exit_usage, io);
         return std::nullopt;
     }
     return std::move(normalized.workload);

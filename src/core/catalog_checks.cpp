@@ -97,23 +97,32 @@ void check_provider_complete(ProviderState& state, Diagnostics& diagnostics) {
     provider.provenance = resolve(state.provenance, {});
 }
 
-// Drops aliases that name another GPU, with an error for each.
-void check_aliases(std::vector<Gpu>& gpus, Diagnostics& diagnostics) {
+// Ids and aliases name one GPU each. Walked in load order, so the error lands on the entry
+// that came later (an overlay's, not the built-in one it collides with); the later name is
+// dropped.
+void check_names(std::vector<Gpu>& gpus, Diagnostics& diagnostics) {
     std::map<std::string, std::string> owner; // lower-case name -> GPU id
-    for (const Gpu& gpu : gpus) {
-        owner.emplace(to_lower(gpu.id), gpu.id);
-    }
     for (Gpu& gpu : gpus) {
+        const auto [it, inserted] = owner.emplace(to_lower(gpu.id), gpu.id);
+        if (!inserted) {
+            diagnostics.error(gpu.origin,
+                              "alias-conflict",
+                              fmt::format("gpus[{}].id: '{}' is already an alias of GPU '{}'",
+                                          gpu.id,
+                                          gpu.id,
+                                          it->second),
+                              "choose another id, or replace that GPU under its own id");
+        }
         std::erase_if(gpu.aliases, [&](const std::string& alias) {
-            const auto [it, inserted] = owner.emplace(to_lower(alias), gpu.id);
-            if (inserted || it->second == gpu.id) {
+            const auto [at, fresh] = owner.emplace(to_lower(alias), gpu.id);
+            if (fresh || at->second == gpu.id) {
                 return false;
             }
             diagnostics.error(
                 gpu.origin,
                 "alias-conflict",
                 fmt::format(
-                    "gpus[{}].aliases: '{}' already names GPU '{}'", gpu.id, alias, it->second),
+                    "gpus[{}].aliases: '{}' already names GPU '{}'", gpu.id, alias, at->second),
                 "remove the alias from one of the two GPUs");
             return true;
         });
@@ -324,12 +333,19 @@ Catalog merge_fragments(const Catalog* base,
     std::map<std::string, Gpu> gpus_by_id;
     std::map<std::string, ProviderState> providers;
     std::map<std::pair<std::string, std::string>, PendingInstance> instances;
+    std::vector<std::string> gpu_order;
     if (base != nullptr) {
         seed_from_base(*base, gpus_by_id, providers, instances);
+        for (const Gpu& gpu : base->gpus()) {
+            gpu_order.push_back(to_lower(gpu.id));
+        }
     }
     for (CatalogFragment& fragment : fragments) {
         for (GpuInput& input : fragment.gpus) {
-            gpus_by_id.insert_or_assign(to_lower(input.gpu.id), std::move(input.gpu));
+            const std::string id = to_lower(input.gpu.id);
+            std::erase(gpu_order, id);
+            gpu_order.push_back(id);
+            gpus_by_id.insert_or_assign(id, std::move(input.gpu));
         }
         if (fragment.provider) {
             merge_provider(providers, *fragment.provider);
@@ -345,8 +361,9 @@ Catalog merge_fragments(const Catalog* base,
                                 fragment.provider ? fragment.provider->currency : std::nullopt});
         }
     }
-    std::vector<Gpu> gpus;
-    for (auto& [id, gpu] : gpus_by_id) {
+    std::vector<Gpu> gpus; // in load order: a replaced GPU counts as loaded where it was replaced
+    for (const std::string& id : gpu_order) {
+        Gpu& gpu = gpus_by_id.at(id);
         check_dates(gpu.origin,
                     fmt::format("gpus[{}]", gpu.id),
                     gpu.provenance.as_of,
@@ -354,7 +371,7 @@ Catalog merge_fragments(const Catalog* base,
                     diagnostics);
         gpus.push_back(std::move(gpu));
     }
-    check_aliases(gpus, diagnostics);
+    check_names(gpus, diagnostics);
     const Catalog gpu_index(gpus, {}, {});
     std::vector<Provider> provider_list;
     for (auto& [id, state] : providers) {

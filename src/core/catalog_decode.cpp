@@ -76,8 +76,8 @@ constexpr std::array<std::string_view, 3> k_vendors{"nvidia", "amd", "intel"};
 constexpr std::array<std::string_view, 4> k_form_factors{"sxm", "pcie", "oam", "nvl"};
 constexpr std::array<std::string_view, 3> k_confidences{"high", "medium", "low"};
 
-constexpr Range k_tflops{0, true, 100000};
-constexpr Range k_positive_tflops{0, false, 100000};
+constexpr Range k_tflops{0.001, true, 100000}; // below a GFLOPS is a unit slip
+constexpr Range k_positive_tflops{0.001, true, 100000};
 
 // Names an entry in paths by its id where it has a valid one, else by its index.
 std::string entry_path(std::string_view list,
@@ -124,7 +124,14 @@ bool Decoder::schema_version(const YamlNode& root) {
                                    "start the file with 'schema_version: 1'");
         return false;
     }
-    if (!version->is_scalar() || !version->plain || version->text != "1") {
+    if (version->is_scalar() && !version->plain) {
+        m_read.diagnostics().error(m_read.pos(*version),
+                                   "schema-version",
+                                   "schema_version is quoted: it is the number 1",
+                                   "write 'schema_version: 1' without quotes");
+        return false;
+    }
+    if (!version->is_scalar() || version->text != "1") {
         m_read.diagnostics().error(
             m_read.pos(*version),
             "schema-version",
@@ -199,10 +206,10 @@ std::optional<GpuInput> Decoder::gpu(const YamlNode& node, const std::string& pa
     gpu.form_factor =
         m_read.one_of(node, "form_factor", path, Need::required, k_form_factors).value_or("");
     gpu.memory_gb =
-        m_read.number(node, "memory_gb", path, Need::required, {0, false, 2000}).value_or(0);
+        m_read.number(node, "memory_gb", path, Need::required, {0.1, true, 2000}).value_or(0);
     gpu.memory_type = m_read.text(node, "memory_type", path, Need::optional).value_or("");
     gpu.memory_bandwidth_gb_per_s =
-        m_read.number(node, "memory_bandwidth_gb_per_s", path, Need::required, {0, false, 100000})
+        m_read.number(node, "memory_bandwidth_gb_per_s", path, Need::required, {1, true, 100000})
             .value_or(0);
     gpu.fp64_tflops =
         m_read.number(node, "fp64_tflops", path, Need::required, k_tflops).value_or(0);
@@ -224,7 +231,7 @@ std::optional<GpuInput> Decoder::gpu(const YamlNode& node, const std::string& pa
     gpu.logical_devices =
         m_read.whole(node, "logical_devices", path, Need::optional, {1, true, 16}).value_or(1);
     if (const auto* profiles = m_read.list(node, "vgpu_profiles_gb", path, Need::optional)) {
-        const Range profile_range{0, false, gpu.memory_gb > 0 ? gpu.memory_gb : 2000};
+        const Range profile_range{0.25, true, gpu.memory_gb > 0 ? gpu.memory_gb : 2000};
         for (const YamlNode& profile : *profiles) {
             if (const auto size =
                     m_read.number_node(profile, path + ".vgpu_profiles_gb", profile_range)) {

@@ -75,9 +75,11 @@ std::string number_hint(const YamlNode& node) {
 void FieldReader::wrong_type(const YamlNode& node,
                              std::string_view path,
                              std::string_view expected) {
-    m_diagnostics.error(pos(node),
-                        "wrong-type",
-                        fmt::format("{}: expected {}, found {}", path, expected, describe(node)));
+    m_diagnostics.error(
+        pos(node),
+        "wrong-type",
+        fmt::format(
+            "{}: expected {}, found {}", path.empty() ? "(top)" : path, expected, describe(node)));
 }
 
 bool FieldReader::mapping(const YamlNode& node,

@@ -35,7 +35,7 @@ Estimate estimate_hpc(const NormalizedWorkload& w, const Hardware& hw, const Ass
                         (gpu.memory_bandwidth_gb_per_s * a.get("hpc_bandwidth_efficiency")))
             : 1;
     const double needed = std::max({by_compute, by_memory, by_bandwidth});
-    e.replicas = static_cast<int>(needed); // GPUs needed
+    e.replicas = safe_count(needed); // GPUs needed
     e.memory_per_gpu_gb = w.memory_gb / std::max(1, hw.gpus);
     e.fits = hw.gpus >= needed;
     e.fit_reason = fmt::format("{} GPU(s) needed: {} for {} FP64 TFLOPS at {:.2f} each ({}), {} "
@@ -66,6 +66,23 @@ Estimate estimate_hpc(const NormalizedWorkload& w, const Hardware& hw, const Ass
 Estimate estimate_graphics(const NormalizedWorkload& w, const Hardware& hw) {
     Estimate e;
     const Gpu& gpu = *hw.gpu;
+    if (hw.gpu_fraction < 1) { // each instance is one vGPU slice: one session
+        const double slice = hw.gpu_fraction * gpu.memory_gb;
+        e.vgpu_profile_gb = slice;
+        e.sessions_per_gpu = 1;
+        e.replicas = safe_count(w.sessions); // slices needed
+        e.memory_per_gpu_gb = slice;
+        e.fits = slice >= w.memory_per_session_gb && hw.gpus >= w.sessions;
+        e.fit_reason =
+            fmt::format("{} GB slices of {}, one session each: {} needed for {} "
+                        "sessions{}",
+                        format_number(slice),
+                        gpu.id,
+                        format_number(w.sessions),
+                        format_number(w.sessions),
+                        slice >= w.memory_per_session_gb ? "" : "; a slice is too small");
+        return e;
+    }
     const auto profile = std::find_if(gpu.vgpu_profiles_gb.begin(),
                                       gpu.vgpu_profiles_gb.end(),
                                       [&](double size) { return size >= w.memory_per_session_gb; });
@@ -78,9 +95,9 @@ Estimate estimate_graphics(const NormalizedWorkload& w, const Hardware& hw) {
         return e;
     }
     e.vgpu_profile_gb = *profile;
-    e.sessions_per_gpu = static_cast<int>(std::floor(gpu.memory_gb / *profile));
-    const double needed = std::ceil(w.sessions / e.sessions_per_gpu);
-    e.replicas = static_cast<int>(needed); // GPUs needed
+    e.sessions_per_gpu = std::max(1, safe_count(std::floor(gpu.memory_gb / *profile)));
+    const int needed = safe_count(w.sessions / e.sessions_per_gpu);
+    e.replicas = needed; // GPUs needed
     e.memory_per_gpu_gb = std::min(w.sessions, static_cast<double>(e.sessions_per_gpu)) * *profile;
     e.fits = hw.gpus >= needed;
     e.fit_reason = fmt::format("{} GB vGPU profile, {} sessions per GPU, {} GPU(s) for {} sessions",
@@ -181,7 +198,16 @@ Requirements requirements(const NormalizedWorkload& w, const Assumptions& a) {
     return r;
 }
 
-Estimate estimate(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a) {
+int safe_count(double value) {
+    if (!(value <= k_max_count)) { // also NaN
+        return static_cast<int>(k_max_count) + 1;
+    }
+    return static_cast<int>(std::ceil(std::max(0.0, value)));
+}
+
+namespace {
+
+Estimate estimate_kind(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a) {
     switch (w.kind) {
     case WorkloadKind::training:
     case WorkloadKind::finetune:
@@ -194,6 +220,41 @@ Estimate estimate(const NormalizedWorkload& w, const Hardware& hw, const Assumpt
         return estimate_graphics(w, hw);
     }
     return {};
+}
+
+bool all_finite(const Estimate& e) {
+    for (const double value : {e.memory_per_gpu_gb,
+                               e.hours,
+                               e.gpu_hours,
+                               e.scaling_efficiency,
+                               e.batch,
+                               e.latency_ms,
+                               e.prefill_ms,
+                               e.decode_step_ms,
+                               e.tokens_per_s,
+                               e.qps_per_replica,
+                               e.fp64_tflops_per_gpu,
+                               e.vgpu_profile_gb}) {
+        if (!std::isfinite(value)) {
+            return false;
+        }
+    }
+    return e.replicas <= k_max_count;
+}
+
+} // namespace
+
+Estimate estimate(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a) {
+    Estimate e = estimate_kind(w, hw, a);
+    if (!all_finite(e)) {
+        Estimate none;
+        none.fit_reason = fmt::format("no meaningful estimate: it needs more than {} GPUs or "
+                                      "{}'s figures are out of range",
+                                      format_number(k_max_count),
+                                      hw.gpu->id);
+        return none;
+    }
+    return e;
 }
 
 std::vector<UsedAssumption> used_assumptions(const NormalizedWorkload& w, const Assumptions& a) {

@@ -45,6 +45,28 @@ std::optional<Replica> choose_replica(const NormalizedWorkload& w,
     return std::nullopt;
 }
 
+// Fits when the latency target holds and the named GPUs hold the replicas the QPS needs.
+void serving_verdict(Estimate& e, const NormalizedWorkload& w, const Hardware& hw) {
+    const bool fast_enough = w.latency_ms <= 0 || e.latency_ms <= w.latency_ms;
+    const double gpus_needed = static_cast<double>(e.replicas) * e.gpus_per_replica;
+    e.fits = fast_enough && gpus_needed <= hw.gpus;
+    if (!fast_enough) {
+        e.fit_reason = fmt::format("latency {:.0f} ms at batch {} is above the {} ms target",
+                                   e.latency_ms,
+                                   format_number(e.batch),
+                                   format_number(w.latency_ms));
+    } else {
+        e.fit_reason = fmt::format("batch {} on {} GPU(s) per replica; {} replica(s) for {} QPS "
+                                   "need {} GPU(s){}",
+                                   format_number(e.batch),
+                                   e.gpus_per_replica,
+                                   e.replicas,
+                                   format_number(w.qps),
+                                   format_number(gpus_needed),
+                                   e.fits ? "" : fmt::format(", more than the {} named", hw.gpus));
+    }
+}
+
 // Encoders, CNNs, recommenders: FLOPs per query with a batch-dependent efficiency.
 Estimate estimate_non_llm(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a) {
     Estimate e;
@@ -72,12 +94,8 @@ Estimate estimate_non_llm(const NormalizedWorkload& w, const Hardware& hw, const
     e.gpus_per_replica = 1;
     e.memory_per_gpu_gb = serving_weight_bytes(w, a) / k_gb;
     e.qps_per_replica = batch / (e.latency_ms / 1000);
-    e.replicas = static_cast<int>(std::ceil(w.qps / e.qps_per_replica));
-    e.fits = w.latency_ms <= 0 || e.latency_ms <= w.latency_ms;
-    e.fit_reason = e.fits ? fmt::format("batch {} per GPU", format_number(batch))
-                          : fmt::format("latency {:.1f} ms at batch 1 is above the {} ms target",
-                                        e.latency_ms,
-                                        format_number(w.latency_ms));
+    e.replicas = safe_count(w.qps / e.qps_per_replica);
+    serving_verdict(e, w, hw);
     return e;
 }
 
@@ -85,7 +103,11 @@ Estimate estimate_non_llm(const NormalizedWorkload& w, const Hardware& hw, const
 
 double kv_bytes_per_token(const NormalizedWorkload& w, const Assumptions& a) {
     const ModelSpec& m = w.model;
-    const double value_bytes = w.precision == Precision::fp8 ? 1 : a.get("inference_kv_bytes_fp16");
+    // The cache is kept in 16 bit (fp8 when serving in fp8, fp32 when serving in fp32/tf32).
+    const double sixteen_bit = a.get("inference_kv_bytes_fp16");
+    const double value_bytes = w.precision == Precision::fp8       ? sixteen_bit / 2
+                               : bytes_per_value(w.precision) == 4 ? sixteen_bit * 2
+                                                                   : sixteen_bit;
     return 2.0 * m.layers * m.kv_heads * m.head_dim * value_bytes;
 }
 
@@ -103,7 +125,8 @@ Estimate estimate_inference(const NormalizedWorkload& w, const Hardware& hw, con
         e.fit_reason = fmt::format("{} has no {} support", hw.gpu->id, to_string(w.precision));
         return e;
     }
-    const double weights = serving_weight_bytes(w, a);
+    const double weights = serving_weight_bytes(w, a); // held in memory, with runtime overhead
+    const double weights_read = w.model.parameters * bytes_per_value(w.precision); // per step
     const double kv_per_sequence = kv_bytes_per_token(w, a) * (w.input_tokens + w.output_tokens);
     const auto replica = choose_replica(w, hw, a, weights, kv_per_sequence);
     if (!replica) {
@@ -118,7 +141,7 @@ Estimate estimate_inference(const NormalizedWorkload& w, const Hardware& hw, con
     const double active = w.model.active_parameters;
     const double prefill = 2 * active * w.input_tokens / (replica->peak * efficiency);
     const auto step = [&](double batch) {
-        const double memory_time = (weights + batch * kv_per_sequence) / replica->bandwidth;
+        const double memory_time = (weights_read + batch * kv_per_sequence) / replica->bandwidth;
         const double compute_time = 2 * active * batch / (replica->peak * efficiency);
         return std::max(memory_time, compute_time);
     };
@@ -145,16 +168,9 @@ Estimate estimate_inference(const NormalizedWorkload& w, const Hardware& hw, con
     // output tokens in B-wide decode steps.
     e.tokens_per_s = batch * w.output_tokens / (batch * prefill + w.output_tokens * step(batch));
     e.qps_per_replica = e.tokens_per_s / w.output_tokens;
-    e.replicas = static_cast<int>(std::ceil(w.qps / e.qps_per_replica));
+    e.replicas = safe_count(w.qps / e.qps_per_replica);
     e.memory_per_gpu_gb = (weights + batch * kv_per_sequence) / replica->gpus / k_gb;
-    e.fits = w.latency_ms <= 0 || e.latency_ms <= w.latency_ms;
-    e.fit_reason = e.fits ? fmt::format("batch {} on {} GPU(s) per replica{}",
-                                        format_number(batch),
-                                        replica->gpus,
-                                        replica->gpus > 1 ? " (tensor parallel)" : "")
-                          : fmt::format("latency {:.0f} ms at batch 1 is above the {} ms target",
-                                        e.latency_ms,
-                                        format_number(w.latency_ms));
+    serving_verdict(e, w, hw);
     return e;
 }
 

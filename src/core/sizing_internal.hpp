@@ -13,4 +13,9 @@ Estimate estimate_inference(const NormalizedWorkload& w, const Hardware& hw, con
 double kv_bytes_per_token(const NormalizedWorkload& w, const Assumptions& a);
 double serving_weight_bytes(const NormalizedWorkload& w, const Assumptions& a);
 
+// A count from a computed figure, capped: ceil(value) when finite and at most k_max_count,
+// else k_max_count + 1 (which no hardware meets). Never an overflowing cast.
+inline constexpr double k_max_count = 1e8;
+int safe_count(double value);
+
 } // namespace gpuadvisor

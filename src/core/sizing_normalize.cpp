@@ -42,6 +42,22 @@ class Checker {
         return *value;
     }
 
+    // As positive(), and a whole number: counts of tokens, sequences, sessions.
+    double whole(const std::optional<double>& value,
+                 std::string_view flag,
+                 double max,
+                 std::optional<double> fallback,
+                 std::string_view what) {
+        const double result = positive(value, flag, max, fallback, what);
+        if (result > 0 && (result < 1 || std::floor(result) != result)) {
+            error(std::string(flag),
+                  fmt::format("{} is not a whole number", format_number(result)),
+                  fmt::format("give {} as a count of at least 1", what));
+            return 0;
+        }
+        return result;
+    }
+
   private:
     Diagnostics& m_diagnostics;
 };
@@ -103,34 +119,34 @@ NormalizeResult normalize(const Workload& in, const ModelCatalog& models) {
     case WorkloadKind::training:
     case WorkloadKind::finetune:
         if (transformer) {
-            out.tokens = check.positive(in.tokens,
-                                        "--tokens",
-                                        1e16,
-                                        std::nullopt,
-                                        "the number of training tokens (e.g. 1T)");
-            out.seq_len = check.positive(
+            out.tokens = check.whole(in.tokens,
+                                     "--tokens",
+                                     1e16,
+                                     std::nullopt,
+                                     "the number of training tokens (e.g. 1T)");
+            out.seq_len = check.whole(
                 in.seq_len, "--seq-len", 1e7, std::min(context, 4096.0), "a sequence length");
         } else {
-            out.tokens = check.positive(in.samples ? in.samples : in.tokens,
-                                        "--samples",
-                                        1e14,
-                                        std::nullopt,
-                                        "the number of training samples");
+            out.tokens = check.whole(in.samples ? in.samples : in.tokens,
+                                     "--samples",
+                                     1e14,
+                                     std::nullopt,
+                                     "the number of training samples");
         }
-        out.batch = check.positive(in.batch, "--batch", 1e6, 1.0, "a micro-batch per GPU");
+        out.batch = check.whole(in.batch, "--batch", 1e6, 1.0, "a micro-batch per GPU");
         break;
     case WorkloadKind::inference:
         out.qps = check.positive(in.qps, "--qps", 1e8, 1.0, "queries per second");
         out.latency_ms = check.positive(
             in.latency_ms, "--latency-ms", 1e8, 1e7, "a latency target in milliseconds");
-        out.input_tokens = check.positive(in.input_tokens,
-                                          "--input-tokens",
-                                          1e7,
-                                          transformer ? std::min(512.0, context) : 1.0,
-                                          "prompt tokens per request");
-        out.output_tokens = check.positive(
+        out.input_tokens = check.whole(in.input_tokens,
+                                       "--input-tokens",
+                                       1e7,
+                                       transformer ? std::min(512.0, context) : 1.0,
+                                       "prompt tokens per request");
+        out.output_tokens = check.whole(
             in.output_tokens, "--output-tokens", 1e7, 256.0, "generated tokens per request");
-        out.batch = in.batch ? check.positive(in.batch, "--batch", 1e6, 1.0, "a batch") : 0;
+        out.batch = in.batch ? check.whole(in.batch, "--batch", 1e6, 1.0, "a batch") : 0;
         if (!in.qps) {
             out.notes.push_back("no --qps given: sized for 1 query per second");
         }
@@ -158,11 +174,11 @@ NormalizeResult normalize(const Workload& in, const ModelCatalog& models) {
                                      : 0;
         break;
     case WorkloadKind::graphics:
-        out.sessions = check.positive(in.sessions,
-                                      "--sessions",
-                                      1e6,
-                                      std::nullopt,
-                                      "the number of concurrent desktops or sessions");
+        out.sessions = check.whole(in.sessions,
+                                   "--sessions",
+                                   1e6,
+                                   std::nullopt,
+                                   "the number of concurrent desktops or sessions");
         out.memory_per_session_gb = check.positive(in.memory_per_session_gb,
                                                    "--memory-per-session-gb",
                                                    1e3,
@@ -173,6 +189,15 @@ NormalizeResult normalize(const Workload& in, const ModelCatalog& models) {
     if (in.deadline_hours) {
         out.deadline_hours = check.positive(
             in.deadline_hours, "--deadline", 1e7, std::nullopt, "a duration such as 30d");
+    }
+    const double context_used =
+        out.kind == WorkloadKind::inference ? out.input_tokens + out.output_tokens : out.seq_len;
+    if (transformer && out.model.context_length > 0 && context_used > out.model.context_length) {
+        out.notes.push_back(fmt::format("{} tokens per sequence exceed {}'s context of {}: the "
+                                        "estimate assumes the model can be run at that length",
+                                        format_number(context_used),
+                                        out.model.id,
+                                        out.model.context_length));
     }
     if (!result.diagnostics.has_errors()) {
         result.workload = std::move(out);

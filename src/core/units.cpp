@@ -183,6 +183,17 @@ QuantityParse parse_quantity(std::string_view text, QuantityKind kind) {
     while (end < text.size() && (is_digit(text[end]) || text[end] == '.')) {
         ++end;
     }
+    // An exponent ("1e9", "2.5E+3"), when digits follow it: not a unit.
+    if (end < text.size() && (text[end] == 'e' || text[end] == 'E')) {
+        std::size_t exponent = end + 1;
+        if (exponent < text.size() && (text[exponent] == '+' || text[exponent] == '-')) {
+            ++exponent;
+        }
+        const std::size_t digits = count_digits(text, exponent);
+        if (digits > 0) {
+            end = exponent + digits;
+        }
+    }
     const std::string_view number = text.substr(0, end);
     const std::string_view suffix = text.substr(end);
     double value = 0;

@@ -225,6 +225,9 @@ WorkloadLoad load_workload_text(const std::string& file, std::string_view text) 
     w.budget = quantity(read, root, "budget", QuantityKind::count);
     w.hours_per_month = quantity(read, root, "hours_per_month", QuantityKind::count);
     read.text(root, "name", "", Need::optional);
+    for (const auto& [key, value] : root.entries) {
+        load.positions.emplace(key.text, read.pos(value));
+    }
     load.diagnostics.sort();
     return load;
 }

@@ -151,6 +151,7 @@ TEST_CASE("mixture of experts: compute by active parameters, memory by all of th
     in.kind = WorkloadKind::inference;
     in.model = "mixtral-8x7b";
     in.batch = 1;
+    in.qps = 0.1;
     const NormalizedWorkload w = must_normalize(in);
     CHECK(w.model.active_parameters < w.model.parameters / 3);
     const Requirements r = requirements(w, a());
@@ -204,10 +205,12 @@ TEST_CASE("serving: latency = prefill + output tokens x decode step, memory-boun
     in.input_tokens = 512;
     in.output_tokens = 256;
     in.batch = 1;
+    in.qps = 0.1;
     const NormalizedWorkload w = must_normalize(in);
     const Estimate e = estimate(w, node("A100-80GB", 1), a());
     REQUIRE(e.fits);
-    const double weights = 6738415616.0 * 2 * 1.10;
+    // Each step reads the weights once (the 10% runtime overhead is memory, not traffic).
+    const double weights = 6738415616.0 * 2;
     const double kv = 524288.0 * (512 + 256);
     const double step = (weights + kv) / (2039e9 * 0.75);
     const double prefill = 2 * 6738415616.0 * 512 / (312e12 * 0.5);
@@ -223,7 +226,10 @@ TEST_CASE("serving picks the largest batch within the latency target, then repli
     in.qps = 50;
     in.latency_ms = 5000;
     const NormalizedWorkload w = must_normalize(in);
-    const Estimate e = estimate(w, node("A100-80GB", 1), a());
+    const Estimate one = estimate(w, node("A100-80GB", 1), a());
+    CHECK_FALSE(one.fits); // the latency holds, but one GPU cannot serve 50 QPS
+    CHECK(one.fit_reason.find("more than the 1 named") != std::string::npos);
+    const Estimate e = estimate(w, node("A100-80GB", 64), a());
     REQUIRE(e.fits);
     CHECK(e.latency_ms <= 5000);
     CHECK(e.batch > 1);

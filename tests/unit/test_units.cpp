@@ -1,4 +1,5 @@
 #include "gpuadvisor/date.hpp"
+#include "gpuadvisor/diagnostic.hpp"
 #include "gpuadvisor/units.hpp"
 
 #include <catch2/catch.hpp>
@@ -73,6 +74,8 @@ TEST_CASE("quantities on the command line take SI suffixes") {
     CHECK(parse_quantity("30d", QuantityKind::duration_hours).value == 720.0);
     CHECK(parse_quantity("12h", QuantityKind::duration_hours).value == 12.0);
     CHECK(parse_quantity("2w", QuantityKind::duration_hours).value == 336.0);
+    CHECK(parse_quantity("1e9", QuantityKind::count).value == 1e9);
+    CHECK(parse_quantity("2.5E+3K", QuantityKind::count).value == 2.5e6);
     const auto bad = parse_quantity("7Q", QuantityKind::count);
     CHECK_FALSE(bad.value.has_value());
     CHECK(bad.error == "unknown unit 'Q' in '7Q'; expected a number, optionally with K, M, B or "
@@ -98,4 +101,16 @@ TEST_CASE("dates are ISO calendar dates") {
         CHECK_FALSE(parse_date(text).has_value());
     }
     CHECK(parse_date("2024-02-29").has_value());
+}
+
+TEST_CASE("diagnostics keep every error past the shown ones, and count them all") {
+    Diagnostics diagnostics;
+    for (int i = 0; i < 150; ++i) {
+        diagnostics.warning({"builtin", 1, 1}, "stale-price", "old");
+    }
+    diagnostics.error({"mine.yaml", 3, 4}, "unknown-gpu", "no GPU");
+    CHECK(diagnostics.error_count() == 1);
+    CHECK(diagnostics.warning_count() == 150);
+    CHECK(diagnostics.items().size() == 151);
+    CHECK(diagnostics.items().back().pos.file == "mine.yaml");
 }
