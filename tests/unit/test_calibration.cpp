@@ -170,6 +170,25 @@ std::string table(const std::vector<Comparison>& rows) {
     return text;
 }
 
+// The text between <!-- NAME:begin --> and <!-- NAME:end --> in docs/sizing-model.md must be
+// `generated`; UPDATE_GOLDEN=1 rewrites it.
+void check_doc_section(const std::string& name, const std::string& generated) {
+    const std::string doc_path = std::string(GPUADVISOR_DATA) + "/../docs/sizing-model.md";
+    std::string doc = test::read_text(doc_path);
+    const std::string begin = "<!-- " + name + ":begin -->\n";
+    const std::string end = "<!-- " + name + ":end -->";
+    const auto from = doc.find(begin);
+    const auto to = doc.find(end);
+    REQUIRE(from != std::string::npos);
+    REQUIRE(to != std::string::npos);
+    if (std::getenv("UPDATE_GOLDEN") != nullptr) {
+        doc.replace(from + begin.size(), to - from - begin.size(), generated);
+        std::ofstream(doc_path) << doc;
+        return;
+    }
+    CHECK(doc.substr(from + begin.size(), to - from - begin.size()) == generated);
+}
+
 } // namespace
 
 TEST_CASE("the sizing model against published runs, one set of defaults for all") {
@@ -192,18 +211,17 @@ TEST_CASE("the sizing model against published runs, one set of defaults for all"
     std::sort(errors.begin(), errors.end());
     CHECK(std::exp(errors[errors.size() / 2]) < 1.5); // the median run within 50%
 
-    const std::string doc_path = std::string(GPUADVISOR_DATA) + "/../docs/sizing-model.md";
-    std::string doc = test::read_text(doc_path);
-    const std::string begin = "<!-- calibration:begin -->\n";
-    const std::string end = "<!-- calibration:end -->";
-    const auto from = doc.find(begin);
-    const auto to = doc.find(end);
-    REQUIRE(from != std::string::npos);
-    REQUIRE(to != std::string::npos);
-    const std::string generated = table(rows);
-    if (std::getenv("UPDATE_GOLDEN") != nullptr) {
-        doc.replace(from + begin.size(), to - from - begin.size(), generated);
-        std::ofstream(doc_path) << doc;
+    check_doc_section("calibration", table(rows));
+}
+
+TEST_CASE("the docs list every sizing factor with its value and source") {
+    std::string text = "| factor | value | unit | source |\n|---|---:|---|---|\n";
+    for (const auto& [name, assumption] : builtin_assumptions().all()) {
+        text += fmt::format("| `{}` | {} | {} | {} |\n",
+                            name,
+                            format_number(assumption.value),
+                            assumption.unit,
+                            assumption.source);
     }
-    CHECK(doc.substr(from + begin.size(), to - from - begin.size()) == generated);
+    check_doc_section("assumptions", text);
 }
