@@ -1,0 +1,102 @@
+// The cost of running instances under a plan or a mix of plans, billed as providers bill:
+// on-demand and spot while running, reserved and subscription for their whole term.
+// Money is exact: integer micro-units, quantities to 0.001 instance-hours (docs/pricing.md).
+#pragma once
+
+#include "gpuadvisor/catalog.hpp"
+#include "gpuadvisor/diagnostic.hpp"
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace gpuadvisor {
+
+inline constexpr double k_hours_per_month = 730;    // 8760 / 12
+inline constexpr double k_hours_per_year = 8760;
+
+// What is paid for: `instances` running `utilization` of a `period_hours` span.
+struct Usage {
+    double instances = 1;
+    double period_hours = k_hours_per_month;
+    double utilization = 1;
+
+    double running_hours() const { return period_hours * utilization; }
+    double used_instance_hours() const { return instances * running_hours(); }
+};
+
+// Expected extra run time on spot: interruptions per hour x (checkpoint interval / 2 + restart).
+struct SpotModel {
+    double interruptions_per_hour = 0;
+    double checkpoint_interval_hours = 1;
+    double restart_hours = 0.25;
+
+    double overhead() const {
+        return interruptions_per_hour * (checkpoint_interval_hours / 2 + restart_hours);
+    }
+};
+
+// A documented discount used to estimate a plan's price where a row lacks it.
+struct EstimateRule {
+    std::string id;
+    Plan plan = Plan::reserved_1y;
+    double discount = 0;                // fraction off on-demand
+    std::vector<std::string> providers; // empty or "any": every provider
+    std::string source;
+};
+
+// A fraction of the used instance-hours served by a plan.
+struct PlanShare {
+    Plan plan = Plan::on_demand;
+    double share = 1;
+};
+
+// "reserved-1y=0.5,on-demand=0.2,spot=0.3" (fractions summing to 1, each plan once).
+struct MixParse {
+    std::vector<PlanShare> shares;
+    std::string error;
+};
+MixParse parse_mix(std::string_view text);
+std::optional<Plan> parse_plan(std::string_view text); // on-demand, spot, reserved-1y, ...
+std::string_view plan_flag_name(Plan plan);            // the flag spelling: on-demand, reserved-1y
+
+struct PricedPart {
+    Plan plan = Plan::on_demand;
+    double share = 1;
+    std::int64_t rate_micros = 0;  // per instance-hour; per instance-month for subscription
+    bool estimated = false;
+    std::string estimate_rule;     // the rule's id and source when estimated
+    double billed_quantity = 0;    // instance-hours (instance-months for subscription) billed
+    double capacity = 0;           // reserved / subscribed instances (term plans)
+    std::int64_t total_micros = 0;
+    std::string basis;             // how the quantity was reached, in words
+};
+
+struct Quote {
+    std::string currency;
+    std::vector<PricedPart> parts;
+    std::int64_t total_micros = 0;
+    double used_instance_hours = 0;
+    double running_hours = 0;
+    // Utilisation above which a term plan beats on-demand (nullopt: no price for one of them).
+    std::optional<double> break_even_reserved_1y;
+    std::optional<double> break_even_reserved_3y;
+    std::optional<double> break_even_subscription;
+};
+
+struct QuoteResult {
+    std::optional<Quote> quote;
+    std::string error; // why not: a plan not sold there, and no rule allowed to estimate it
+};
+
+// Prices `usage` of one offer under `mix`. Rules are used only when `estimate_missing`.
+QuoteResult price_offer(const Offer& offer, const Usage& usage, std::span<const PlanShare> mix,
+                        const SpotModel& spot, std::span<const EstimateRule> rules,
+                        bool estimate_missing);
+
+// rate x quantity, exact: the quantity is taken to 0.001 and the result rounded half to even;
+// nullopt when the quantity is negative or not finite, or the product does not fit.
+std::optional<std::int64_t> multiply_money(std::int64_t rate_micros, double quantity);
+
+} // namespace gpuadvisor

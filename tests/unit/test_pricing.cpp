@@ -1,0 +1,121 @@
+// Pricing plans, term billing, spot overhead, mixes and break-even, computed by hand.
+#include "gpuadvisor/pricing.hpp"
+#include "test_helpers.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace gpuadvisor;
+
+namespace {
+
+Offer offer(const std::string& instance_id, const std::string& region) {
+    const auto found = test::test_catalog().match_instances(instance_id);
+    REQUIRE(found.size() == 1);
+    for (const PriceRow& row : found[0]->regions) {
+        if (row.region == region) {
+            return {found[0], &row};
+        }
+    }
+    FAIL("no such region");
+    return {};
+}
+
+Quote quote(const Offer& o, const Usage& usage, std::vector<PlanShare> mix,
+            const SpotModel& spot = {}, std::span<const EstimateRule> rules = {},
+            bool estimate = false) {
+    QuoteResult result = price_offer(o, usage, mix, spot, rules, estimate);
+    INFO(result.error);
+    REQUIRE(result.quote);
+    return *result.quote;
+}
+
+} // namespace
+
+TEST_CASE("money times hours is exact to the micro-unit") {
+    CHECK(multiply_money(32'772'600, 730) == 23'923'998'000);
+    CHECK(multiply_money(12'510'000, 1514.75) == 18'949'522'500);
+    CHECK(multiply_money(1, 0.0015) == 0);          // 0.0015 -> 2 thousandths -> 0.002 -> 0
+    CHECK(multiply_money(500, 0.003) == 2);         // 1.5 -> half to even: 2
+    CHECK(multiply_money(1'500, 0.003) == 4);       // 4.5 -> 4
+    CHECK_FALSE(multiply_money(1'000'000, -1));
+    CHECK_FALSE(multiply_money(1'000'000, 1e300));
+    CHECK_FALSE(multiply_money(9'000'000'000'000'000'000, 1000));
+    // Summing a price many times in floating point drifts; in micro-units it cannot.
+    std::int64_t total = 0;
+    for (int i = 0; i < 100000; ++i) {
+        total += *multiply_money(100'000, 1); // 0.10 a time
+    }
+    CHECK(total == 10'000'000'000); // exactly 10,000.00
+}
+
+TEST_CASE("on-demand is billed for the hours it runs") {
+    const Quote q = quote(offer("big.8x", "us-east-1"), {2, 730, 1}, {{Plan::on_demand, 1}});
+    REQUIRE(q.parts.size() == 1);
+    CHECK(q.parts[0].billed_quantity == 1460);
+    CHECK(q.total_micros == 47'847'996'000);
+    const Quote half = quote(offer("big.8x", "us-east-1"), {2, 730, 0.5}, {{Plan::on_demand, 1}});
+    CHECK(half.total_micros == 23'923'998'000);
+}
+
+TEST_CASE("reserved is billed for the whole term, used or not") {
+    const Quote month = quote(offer("big.8x", "us-east-1"), {2, 730, 1}, {{Plan::reserved_1y, 1}});
+    CHECK(month.parts[0].capacity == 2);
+    CHECK(month.parts[0].billed_quantity == 2 * 8760);
+    CHECK(month.total_micros == 336'734'400'000); // 17,520 h x 19.22
+    const Quote two_years =
+        quote(offer("big.8x", "us-east-1"), {1, 2 * 8760, 1}, {{Plan::reserved_3y, 1}});
+    CHECK(two_years.parts[0].billed_quantity == 3 * 8760); // one 3-year term
+}
+
+TEST_CASE("spot adds the expected interruption overhead") {
+    const SpotModel spot{0.05, 1, 0.25}; // 0.05 x (0.5 + 0.25) = 3.75%
+    const Quote q = quote(offer("big.8x", "us-east-1"), {2, 730, 1}, {{Plan::spot, 1}}, spot);
+    CHECK(q.parts[0].billed_quantity == Approx(1514.75));
+    CHECK(q.total_micros == 18'949'522'500);
+}
+
+TEST_CASE("a mix prices each share and sums them") {
+    const auto mix = parse_mix("reserved-1y=0.5,on-demand=0.5");
+    REQUIRE(mix.error.empty());
+    const Quote q = quote(offer("big.8x", "us-east-1"), {2, 8760, 1}, mix.shares);
+    REQUIRE(q.parts.size() == 2);
+    CHECK(q.parts[0].total_micros == 168'367'200'000); // 1 reserved instance x 8760 h x 19.22
+    CHECK(q.parts[1].total_micros == 287'087'976'000); // 8760 h x 32.7726
+    CHECK(q.total_micros == 455'455'176'000);
+}
+
+TEST_CASE("break-even utilisation is the term plan's hourly over on-demand") {
+    const Quote q = quote(offer("big.8x", "us-east-1"), {1, 730, 1}, {{Plan::on_demand, 1}});
+    CHECK(*q.break_even_reserved_1y == Approx(19.22 / 32.7726));
+    CHECK(*q.break_even_reserved_3y == Approx(11.57 / 32.7726));
+    CHECK_FALSE(q.break_even_subscription);
+    const Quote yun = quote(offer("yun.t4", "cn-shanghai"), {1, 1460, 1},
+                            {{Plan::subscription_monthly, 1}});
+    CHECK(yun.currency == "CNY");
+    CHECK(yun.total_micros == 3'000'000'000); // 2 months x 1500
+    CHECK(*yun.break_even_subscription == Approx(1500.0 / 730 / 3.5));
+}
+
+TEST_CASE("a plan with no price is refused, or estimated from a documented rule on request") {
+    const Offer eu = offer("big.8x", "eu-west-1");
+    const std::vector<PlanShare> reserved{{Plan::reserved_1y, 1}};
+    const QuoteResult refused = price_offer(eu, {1, 730, 1}, reserved, {}, {}, false);
+    CHECK_FALSE(refused.quote);
+    CHECK(refused.error == "big.8x in eu-west-1 has no reserved-1y price (--estimate-missing "
+                           "estimates it from a documented discount)");
+    const std::vector<EstimateRule> rules{
+        {"doc-reserved-1y-45", Plan::reserved_1y, 0.45, {"any"}, "source document 000"}};
+    const Quote q = quote(eu, {1, 730, 1}, reserved, {}, rules, true);
+    CHECK(q.parts[0].estimated);
+    CHECK(q.parts[0].rate_micros == 19'525'000); // 35.50 x 0.55
+    CHECK(q.parts[0].estimate_rule.starts_with("doc-reserved-1y-45 (45% off on-demand"));
+}
+
+TEST_CASE("mixes are checked") {
+    CHECK(parse_mix("spot=0.3,on-demand=0.7").shares.size() == 2);
+    CHECK(parse_mix("spot=0.3,on-demand=0.6").error == "the fractions add up to 0.9, not 1");
+    CHECK(parse_mix("spot=0.5,spot=0.5").error == "spot is given twice");
+    CHECK(parse_mix("cheap=1").error.starts_with("'cheap=1' is not PLAN=FRACTION"));
+    CHECK(parse_mix("spot=nan").error.starts_with("'spot=nan' is not"));
+    CHECK_FALSE(parse_mix("").error.empty());
+}
