@@ -1,11 +1,14 @@
 // Build-time tool: checks the shipped data with the same code users' files go through, and
 // writes it as a C++ source file, so an installed gpuadvisor needs no files beside it.
 //   gpuadvisor_datagen catalog OUTPUT.cpp PATH...      the catalog, compiled to its binary form
-//   gpuadvisor_datagen text OUTPUT.cpp MODELS ASSUMPTIONS   models.yaml and assumptions.yaml text
+//   gpuadvisor_datagen text OUTPUT.cpp KIND=PATH...       checked YAML text: models, assumptions,
+//                                                          fx, pricing
 #include "catalog_binary.hpp"
 #include "gpuadvisor/assumptions.hpp"
 #include "gpuadvisor/catalog_io.hpp"
+#include "gpuadvisor/fx.hpp"
 #include "gpuadvisor/models.hpp"
+#include "gpuadvisor/pricing.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -66,18 +69,29 @@ int main(int argc, char** argv) {
         }
         write_function(out, "builtin_catalog_bytes", gpuadvisor::serialize_catalog(load.catalog));
     } else {
-        if (args.size() != 4) {
-            std::cerr << "gpuadvisor_datagen text: give MODELS.yaml and ASSUMPTIONS.yaml\n";
-            return 2;
+        for (std::size_t i = 2; i < args.size(); ++i) {
+            const std::size_t equals = args[i].find('=');
+            const std::string kind = args[i].substr(0, equals);
+            const std::string path = equals == std::string::npos ? "" : args[i].substr(equals + 1);
+            const std::string text = read_all(path);
+            gpuadvisor::Diagnostics diagnostics;
+            if (kind == "models") {
+                diagnostics = gpuadvisor::load_models_text(path, text).diagnostics;
+            } else if (kind == "assumptions") {
+                diagnostics = gpuadvisor::load_assumptions_text(path, text).diagnostics;
+            } else if (kind == "fx") {
+                diagnostics = gpuadvisor::load_fx_text(path, text).diagnostics;
+            } else if (kind == "pricing") {
+                diagnostics = gpuadvisor::load_pricing_data_text(path, text).diagnostics;
+            } else {
+                std::cerr << "gpuadvisor_datagen: unknown kind '" << kind << "'\n";
+                return 2;
+            }
+            if (!report(diagnostics, path)) {
+                return 1;
+            }
+            write_function(out, "builtin_" + kind + "_text", text);
         }
-        const std::string models = read_all(args[2]);
-        const std::string assumptions = read_all(args[3]);
-        if (!report(gpuadvisor::load_models_text(args[2], models).diagnostics, args[2]) ||
-            !report(gpuadvisor::load_assumptions_text(args[3], assumptions).diagnostics, args[3])) {
-            return 1;
-        }
-        write_function(out, "builtin_models_text", models);
-        write_function(out, "builtin_assumptions_text", assumptions);
     }
     out << "} // namespace gpuadvisor\n";
     std::ofstream file(args[1], std::ios::binary);

@@ -13,7 +13,7 @@
 
 namespace gpuadvisor {
 
-inline constexpr double k_hours_per_month = 730;    // 8760 / 12
+inline constexpr double k_hours_per_month = 730; // 8760 / 12
 inline constexpr double k_hours_per_year = 8760;
 
 // What is paid for: `instances` running `utilization` of a `period_hours` span.
@@ -64,13 +64,13 @@ std::string_view plan_flag_name(Plan plan);            // the flag spelling: on-
 struct PricedPart {
     Plan plan = Plan::on_demand;
     double share = 1;
-    std::int64_t rate_micros = 0;  // per instance-hour; per instance-month for subscription
+    std::int64_t rate_micros = 0; // per instance-hour; per instance-month for subscription
     bool estimated = false;
-    std::string estimate_rule;     // the rule's id and source when estimated
-    double billed_quantity = 0;    // instance-hours (instance-months for subscription) billed
-    double capacity = 0;           // reserved / subscribed instances (term plans)
+    std::string estimate_rule;  // the rule's id and source when estimated
+    double billed_quantity = 0; // instance-hours (instance-months for subscription) billed
+    double capacity = 0;        // reserved / subscribed instances (term plans)
     std::int64_t total_micros = 0;
-    std::string basis;             // how the quantity was reached, in words
+    std::string basis; // how the quantity was reached, in words
 };
 
 struct Quote {
@@ -91,9 +91,32 @@ struct QuoteResult {
 };
 
 // Prices `usage` of one offer under `mix`. Rules are used only when `estimate_missing`.
-QuoteResult price_offer(const Offer& offer, const Usage& usage, std::span<const PlanShare> mix,
-                        const SpotModel& spot, std::span<const EstimateRule> rules,
+QuoteResult price_offer(const Offer& offer,
+                        const Usage& usage,
+                        std::span<const PlanShare> mix,
+                        const SpotModel& spot,
+                        std::span<const EstimateRule> rules,
                         bool estimate_missing);
+
+// The pricing data (data/pricing.yaml): estimate rules, spot defaults, the documents'
+// auto-release policy.
+struct InterruptionBand {
+    std::string band;        // "<5%", "5-10%"... as the provider states it
+    double monthly_rate = 0; // interruptions per instance-month
+};
+struct PricingData {
+    std::vector<EstimateRule> rules;
+    SpotModel spot_defaults;
+    std::vector<InterruptionBand> bands;
+    double auto_release_utilization = 0;
+    double auto_release_idle_minutes = 0;
+};
+struct PricingLoad {
+    PricingData data;
+    Diagnostics diagnostics;
+};
+PricingLoad load_pricing_data_text(const std::string& file, std::string_view text);
+const PricingData& builtin_pricing();
 
 // rate x quantity, exact: the quantity is taken to 0.001 and the result rounded half to even;
 // nullopt when the quantity is negative or not finite, or the product does not fit.

@@ -24,6 +24,7 @@ constexpr std::string_view k_footer = R"(Examples:
   gpuadvisor catalog validate my-prices.yaml --strict
   gpuadvisor size training --model llama-2-7b --tokens 1T --gpu H100-80GB --gpus 64
   gpuadvisor scaling --gpus 1,2,4,8 --throughput 100,190,360,640
+  gpuadvisor price p4d.24xlarge --count 2 --months 12 --mix reserved-1y=0.5,on-demand=0.5
 
 Environment: GPUADVISOR_CATALOG=path:path adds catalogs as --catalog does (before
 them); NO_COLOR turns colour off.
@@ -44,6 +45,10 @@ void add_global_options(CLI::App& app, GlobalOptions& global) {
     app.add_option("--color", global.color, "Colour on a terminal; NO_COLOR is honoured")
         ->check(one_of({"auto", "always", "never"}))
         ->type_name("auto|always|never");
+    app.add_option("--currency",
+                   global.currency,
+                   "Show prices in this currency (dated rates in data/fx.yaml)")
+        ->type_name("USD|CNY|EUR|...");
     app.add_flag("-q,--quiet", global.quiet, "No notes on stderr");
 }
 
@@ -139,6 +144,7 @@ int run_app(int argc, char** argv, std::ostream& out, std::ostream& err) {
     register_catalog_validate(*catalog, registry);
     register_size(app, registry);
     register_scaling(app, registry);
+    register_price(app, registry);
 
     try {
         app.parse(argc, argv);

@@ -3,7 +3,9 @@
 #include "catalog_binary.hpp"
 #include "gpuadvisor/assumptions.hpp"
 #include "gpuadvisor/catalog_io.hpp"
+#include "gpuadvisor/fx.hpp"
 #include "gpuadvisor/models.hpp"
+#include "gpuadvisor/pricing.hpp"
 
 #include <stdexcept>
 
@@ -13,6 +15,8 @@ namespace gpuadvisor {
 std::string_view builtin_catalog_bytes();
 std::string_view builtin_models_text();
 std::string_view builtin_assumptions_text();
+std::string_view builtin_fx_text();
+std::string_view builtin_pricing_text();
 
 const Catalog& builtin_catalog() {
     static const Catalog catalog = [] {
@@ -56,6 +60,28 @@ const Assumptions& builtin_assumptions() {
         return std::move(load.assumptions);
     }();
     return assumptions;
+}
+
+const FxTable& builtin_fx() {
+    static const FxTable table = [] {
+        FxLoad load = load_fx_text("data/fx.yaml", builtin_fx_text());
+        if (load.diagnostics.has_errors()) {
+            throw std::logic_error("the built-in data/fx.yaml has errors");
+        }
+        return std::move(load.table);
+    }();
+    return table;
+}
+
+const PricingData& builtin_pricing() {
+    static const PricingData data = [] {
+        PricingLoad load = load_pricing_data_text("data/pricing.yaml", builtin_pricing_text());
+        if (load.diagnostics.has_errors()) {
+            throw std::logic_error("the built-in data/pricing.yaml has errors");
+        }
+        return std::move(load.data);
+    }();
+    return data;
 }
 
 } // namespace gpuadvisor

@@ -2,10 +2,11 @@
 
 #include "gpuadvisor/units.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <fmt/format.h>
 #include <limits>
 
 namespace gpuadvisor {
@@ -57,7 +58,9 @@ struct Rate {
     std::string rule;
 };
 
-std::optional<Rate> rate_for(const Offer& offer, Plan plan, std::span<const EstimateRule> rules,
+std::optional<Rate> rate_for(const Offer& offer,
+                             Plan plan,
+                             std::span<const EstimateRule> rules,
                              bool estimate_missing) {
     if (const auto& price = offer.prices->price(plan)) {
         return Rate{*price, false, {}};
@@ -76,17 +79,20 @@ std::optional<Rate> rate_for(const Offer& offer, Plan plan, std::span<const Esti
         }
         const std::int64_t on_demand = *offer.prices->on_demand;
         const double hourly = static_cast<double>(on_demand) * (1 - rule.discount);
-        const double per_unit = plan == Plan::subscription_monthly ? hourly * k_hours_per_month
-                                                                   : hourly;
-        return Rate{static_cast<std::int64_t>(std::llround(per_unit)), true,
-                    fmt::format("{} ({}% off on-demand; {})", rule.id,
-                                format_number(rule.discount * 100), rule.source)};
+        const double per_unit =
+            plan == Plan::subscription_monthly ? hourly * k_hours_per_month : hourly;
+        return Rate{static_cast<std::int64_t>(std::llround(per_unit)),
+                    true,
+                    fmt::format("{} ({}% off on-demand; {})",
+                                rule.id,
+                                format_number(rule.discount * 100),
+                                rule.source)};
     }
     return std::nullopt;
 }
 
-PricedPart price_part(const PlanShare& share, const Rate& rate, const Usage& usage,
-                      const SpotModel& spot) {
+PricedPart
+price_part(const PlanShare& share, const Rate& rate, const Usage& usage, const SpotModel& spot) {
     PricedPart part;
     part.plan = share.plan;
     part.share = share.share;
@@ -100,13 +106,16 @@ PricedPart price_part(const PlanShare& share, const Rate& rate, const Usage& usa
         const double terms = std::max(1.0, std::ceil(usage.period_hours / *term - 1e-9));
         const bool monthly = share.plan == Plan::subscription_monthly;
         part.billed_quantity = part.capacity * terms * (monthly ? 1 : *term);
-        part.basis = fmt::format("{} instance(s) x {} {} of {}", format_number(part.capacity),
-                                 format_number(terms), terms == 1 ? "term" : "terms",
+        part.basis = fmt::format("{} instance(s) x {} {} of {}",
+                                 format_number(part.capacity),
+                                 format_number(terms),
+                                 terms == 1 ? "term" : "terms",
                                  monthly ? "1 month" : format_number(*term) + " h");
     } else if (share.plan == Plan::spot) {
         part.billed_quantity = used * (1 + spot.overhead());
         part.basis = fmt::format("{} instance-hours x (1 + {} interruption overhead)",
-                                 format_number(used), format_number(spot.overhead()));
+                                 format_number(used),
+                                 format_number(std::round(spot.overhead() * 1e6) / 1e6));
     } else {
         part.billed_quantity = used;
         part.basis = fmt::format("{} instance-hours while running", format_number(used));
@@ -155,8 +164,9 @@ MixParse parse_mix(std::string_view text) {
         text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
         const std::size_t equals = item.find('=');
         const auto plan = parse_plan(item.substr(0, equals));
-        const auto share =
-            equals == std::string_view::npos ? std::nullopt : parse_strict_number(item.substr(equals + 1));
+        const auto share = equals == std::string_view::npos
+                               ? std::nullopt
+                               : parse_strict_number(item.substr(equals + 1));
         if (!plan || !share || !(*share > 0) || *share > 1) {
             result.error = fmt::format("'{}' is not PLAN=FRACTION with a plan of on-demand, spot, "
                                        "reserved-1y, reserved-3y, subscription and a fraction in "
@@ -164,8 +174,9 @@ MixParse parse_mix(std::string_view text) {
                                        item);
             return result;
         }
-        if (std::any_of(result.shares.begin(), result.shares.end(),
-                        [&](const PlanShare& s) { return s.plan == *plan; })) {
+        if (std::any_of(result.shares.begin(), result.shares.end(), [&](const PlanShare& s) {
+                return s.plan == *plan;
+            })) {
             result.error = fmt::format("{} is given twice", item.substr(0, equals));
             return result;
         }
@@ -192,8 +203,11 @@ std::optional<std::int64_t> multiply_money(std::int64_t rate_micros, double quan
     return static_cast<std::int64_t>(product);
 }
 
-QuoteResult price_offer(const Offer& offer, const Usage& usage, std::span<const PlanShare> mix,
-                        const SpotModel& spot, std::span<const EstimateRule> rules,
+QuoteResult price_offer(const Offer& offer,
+                        const Usage& usage,
+                        std::span<const PlanShare> mix,
+                        const SpotModel& spot,
+                        std::span<const EstimateRule> rules,
                         bool estimate_missing) {
     Quote quote;
     quote.currency = offer.prices->currency;
@@ -203,8 +217,10 @@ QuoteResult price_offer(const Offer& offer, const Usage& usage, std::span<const 
         const auto rate = rate_for(offer, share.plan, rules, estimate_missing);
         if (!rate) {
             return {std::nullopt,
-                    fmt::format("{} in {} has no {} price{}", offer.instance->id,
-                                offer.prices->region, plan_flag_name(share.plan),
+                    fmt::format("{} in {} has no {} price{}",
+                                offer.instance->id,
+                                offer.prices->region,
+                                plan_flag_name(share.plan),
                                 estimate_missing ? " and no rule to estimate it"
                                                  : " (--estimate-missing estimates it from "
                                                    "a documented discount)")};
@@ -212,14 +228,32 @@ QuoteResult price_offer(const Offer& offer, const Usage& usage, std::span<const 
         quote.parts.push_back(price_part(share, *rate, usage, spot));
         const std::int64_t part = quote.parts.back().total_micros;
         if (part < 0 || quote.total_micros > std::numeric_limits<std::int64_t>::max() - part) {
-            return {std::nullopt, "the total is beyond what gpuadvisor can count (9.2e12 "
-                                  "currency units): check the usage"};
+            return {std::nullopt,
+                    "the total is beyond what gpuadvisor can count (9.2e12 "
+                    "currency units): check the usage"};
         }
         quote.total_micros += part;
     }
     quote.break_even_reserved_1y = break_even(*offer.prices, Plan::reserved_1y);
     quote.break_even_reserved_3y = break_even(*offer.prices, Plan::reserved_3y);
     quote.break_even_subscription = break_even(*offer.prices, Plan::subscription_monthly);
+    // A term plan priced here by an estimate has an estimated break-even too.
+    for (const PricedPart& part : quote.parts) {
+        if (!part.estimated || !offer.prices->on_demand) {
+            continue;
+        }
+        const double hourly = part.plan == Plan::subscription_monthly
+                                  ? static_cast<double>(part.rate_micros) / k_hours_per_month
+                                  : static_cast<double>(part.rate_micros);
+        const double ratio = hourly / static_cast<double>(*offer.prices->on_demand);
+        if (part.plan == Plan::reserved_1y) {
+            quote.break_even_reserved_1y = ratio;
+        } else if (part.plan == Plan::reserved_3y) {
+            quote.break_even_reserved_3y = ratio;
+        } else if (part.plan == Plan::subscription_monthly) {
+            quote.break_even_subscription = ratio;
+        }
+    }
     return {std::move(quote), {}};
 }
 

@@ -1,4 +1,5 @@
 // Pricing plans, term billing, spot overhead, mixes and break-even, computed by hand.
+#include "gpuadvisor/fx.hpp"
 #include "gpuadvisor/pricing.hpp"
 #include "test_helpers.hpp"
 
@@ -20,8 +21,11 @@ Offer offer(const std::string& instance_id, const std::string& region) {
     return {};
 }
 
-Quote quote(const Offer& o, const Usage& usage, std::vector<PlanShare> mix,
-            const SpotModel& spot = {}, std::span<const EstimateRule> rules = {},
+Quote quote(const Offer& o,
+            const Usage& usage,
+            std::vector<PlanShare> mix,
+            const SpotModel& spot = {},
+            std::span<const EstimateRule> rules = {},
             bool estimate = false) {
     QuoteResult result = price_offer(o, usage, mix, spot, rules, estimate);
     INFO(result.error);
@@ -34,9 +38,9 @@ Quote quote(const Offer& o, const Usage& usage, std::vector<PlanShare> mix,
 TEST_CASE("money times hours is exact to the micro-unit") {
     CHECK(multiply_money(32'772'600, 730) == 23'923'998'000);
     CHECK(multiply_money(12'510'000, 1514.75) == 18'949'522'500);
-    CHECK(multiply_money(1, 0.0015) == 0);          // 0.0015 -> 2 thousandths -> 0.002 -> 0
-    CHECK(multiply_money(500, 0.003) == 2);         // 1.5 -> half to even: 2
-    CHECK(multiply_money(1'500, 0.003) == 4);       // 4.5 -> 4
+    CHECK(multiply_money(1, 0.0015) == 0);    // 0.0015 -> 2 thousandths -> 0.002 -> 0
+    CHECK(multiply_money(500, 0.003) == 2);   // 1.5 -> half to even: 2
+    CHECK(multiply_money(1'500, 0.003) == 4); // 4.5 -> 4
     CHECK_FALSE(multiply_money(1'000'000, -1));
     CHECK_FALSE(multiply_money(1'000'000, 1e300));
     CHECK_FALSE(multiply_money(9'000'000'000'000'000'000, 1000));
@@ -89,8 +93,8 @@ TEST_CASE("break-even utilisation is the term plan's hourly over on-demand") {
     CHECK(*q.break_even_reserved_1y == Approx(19.22 / 32.7726));
     CHECK(*q.break_even_reserved_3y == Approx(11.57 / 32.7726));
     CHECK_FALSE(q.break_even_subscription);
-    const Quote yun = quote(offer("yun.t4", "cn-shanghai"), {1, 1460, 1},
-                            {{Plan::subscription_monthly, 1}});
+    const Quote yun =
+        quote(offer("yun.t4", "cn-shanghai"), {1, 1460, 1}, {{Plan::subscription_monthly, 1}});
     CHECK(yun.currency == "CNY");
     CHECK(yun.total_micros == 3'000'000'000); // 2 months x 1500
     CHECK(*yun.break_even_subscription == Approx(1500.0 / 730 / 3.5));
@@ -118,4 +122,49 @@ TEST_CASE("mixes are checked") {
     CHECK(parse_mix("cheap=1").error.starts_with("'cheap=1' is not PLAN=FRACTION"));
     CHECK(parse_mix("spot=nan").error.starts_with("'spot=nan' is not"));
     CHECK_FALSE(parse_mix("").error.empty());
+}
+
+TEST_CASE("currency conversion uses the dated rates and names them") {
+    const FxLoad load = load_fx_text("fx.yaml",
+                                     "schema_version: 1\nbase: USD\nrates:\n"
+                                     "  - {currency: CNY, per_usd: 7.25, as_of: "
+                                     "2025-02-28, source: \"test\"}\n");
+    REQUIRE_FALSE(load.diagnostics.has_errors());
+    CHECK(load.table.convert(7'250'000, "CNY", "USD") == 1'000'000);
+    CHECK(load.table.convert(1'000'000, "USD", "CNY") == 7'250'000);
+    CHECK(load.table.convert(1'000'000, "USD", "USD") == 1'000'000);
+    CHECK_FALSE(load.table.convert(1'000'000, "USD", "EUR"));
+    CHECK(load.table.describe("CNY", "USD") == "1 CNY = 0.137931 USD (test, 2025-02-28)");
+    const FxLoad bad = load_fx_text("fx.yaml",
+                                    "schema_version: 1\nbase: USD\nrates:\n"
+                                    "  - {currency: yuan, per_usd: -1, as_of: 2025-02-28, "
+                                    "source: \"x\"}\n");
+    CHECK(bad.diagnostics.error_count() == 2);
+}
+
+TEST_CASE("the shipped pricing data: only typical discounts estimate, provider rules first") {
+    const PricingLoad load = load_pricing_data_text(
+        "pricing.yaml", test::read_text(std::string(GPUADVISOR_DATA) + "/pricing.yaml"));
+    INFO(test::describe(load.diagnostics));
+    REQUIRE_FALSE(load.diagnostics.has_errors());
+    const PricingData& data = load.data;
+    REQUIRE_FALSE(data.rules.empty());
+    for (const EstimateRule& rule : data.rules) {
+        INFO(rule.id);
+        CHECK(rule.id.find("max") == std::string::npos); // "up to" figures never estimate
+    }
+    const auto first_general =
+        std::find_if(data.rules.begin(), data.rules.end(), [](const EstimateRule& r) {
+            return r.providers.empty() || r.providers.front() == "any";
+        });
+    CHECK(std::none_of(first_general, data.rules.end(), [](const EstimateRule& r) {
+        return !r.providers.empty() && r.providers.front() != "any";
+    }));
+    CHECK(data.spot_defaults.checkpoint_interval_hours > 0);
+    CHECK(data.auto_release_utilization == Approx(0.15));
+    CHECK(data.auto_release_idle_minutes == 10);
+    const FxLoad fx =
+        load_fx_text("fx.yaml", test::read_text(std::string(GPUADVISOR_DATA) + "/fx.yaml"));
+    CHECK_FALSE(fx.diagnostics.has_errors());
+    CHECK(fx.table.find("CNY") != nullptr);
 }

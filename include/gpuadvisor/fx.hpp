@@ -1,0 +1,46 @@
+// Currency rates (data/fx.yaml): prices stay in their own currency; --currency converts with
+// a dated rate that every output names.
+#pragma once
+
+#include "gpuadvisor/catalog.hpp"
+#include "gpuadvisor/date.hpp"
+#include "gpuadvisor/diagnostic.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuadvisor {
+
+struct FxRate {
+    std::string currency;
+    double per_usd = 0; // units of `currency` per US dollar
+    Provenance provenance;
+};
+
+class FxTable {
+  public:
+    FxTable() = default;
+    explicit FxTable(std::vector<FxRate> rates);
+
+    const FxRate* find(std::string_view currency) const; // USD is always known (1)
+    // micros of `from` in `to`, rounded to the micro-unit; nullopt for an unknown currency.
+    std::optional<std::int64_t>
+    convert(std::int64_t micros, std::string_view from, std::string_view to) const;
+    // "1 USD = 7.1884 CNY (Federal Reserve H.10, 2025-06-30)"
+    std::string describe(std::string_view from, std::string_view to) const;
+    std::vector<std::string> currencies() const;
+
+  private:
+    std::vector<FxRate> m_rates;
+};
+
+struct FxLoad {
+    FxTable table;
+    Diagnostics diagnostics;
+};
+FxLoad load_fx_text(const std::string& file, std::string_view text);
+const FxTable& builtin_fx();
+
+} // namespace gpuadvisor

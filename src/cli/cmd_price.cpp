@@ -1,0 +1,211 @@
+// gpuadvisor price INSTANCE [--region R] [--count N] [--hours H | --months M]
+//                           [--plan P | --mix M] [--utilization U]
+#include "app.hpp"
+#include "catalog_options.hpp"
+#include "exit_status.hpp"
+#include "gpuadvisor/fx.hpp"
+#include "gpuadvisor/pricing.hpp"
+#include "gpuadvisor/spelling.hpp"
+#include "output.hpp"
+#include "render_price.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+
+namespace gpuadvisor::cli {
+
+namespace {
+
+struct Options {
+    std::string instance;
+    std::string provider;
+    std::string region;
+    double count = 1;
+    double hours = 0;
+    double months = 0;
+    double utilization = 1;
+    std::string plan = "on-demand";
+    std::string mix;
+    bool estimate_missing = false;
+    std::optional<double> interruptions_per_hour;
+    std::optional<double> checkpoint_hours;
+    std::optional<double> restart_hours;
+};
+
+// Spot overhead from the flags, else the defaults in data/pricing.yaml.
+SpotModel spot_model(const Options& o) {
+    SpotModel spot = builtin_pricing().spot_defaults;
+    spot.interruptions_per_hour = o.interruptions_per_hour.value_or(spot.interruptions_per_hour);
+    spot.checkpoint_interval_hours = o.checkpoint_hours.value_or(spot.checkpoint_interval_hours);
+    spot.restart_hours = o.restart_hours.value_or(spot.restart_hours);
+    return spot;
+}
+
+// The instance type named; nullopt after a usage error.
+const InstanceType* find_instance(const Options& o, const Catalog& catalog, Io& io) {
+    auto found = catalog.match_instances(o.instance);
+    std::erase_if(found, [&](const InstanceType* i) {
+        return !o.provider.empty() && i->provider != o.provider;
+    });
+    if (found.size() == 1) {
+        return found[0];
+    }
+    const std::string hint = did_you_mean(catalog.instance_names_near(o.instance));
+    fail("price",
+         found.empty() ? "unknown-name" : "ambiguous-name",
+         fmt::format(
+             "{} instance type called '{}'", found.empty() ? "no" : "more than one", o.instance),
+         found.empty() ? (hint.empty() ? "see 'gpuadvisor catalog list instances'" : hint)
+                       : "add --provider",
+         k_exit_usage,
+         io);
+    return nullptr;
+}
+
+std::optional<std::vector<PlanShare>> read_mix(const Options& o, Io& io) {
+    if (!o.mix.empty()) {
+        MixParse mix = parse_mix(o.mix);
+        if (!mix.error.empty()) {
+            fail("price",
+                 "usage",
+                 "--mix: " + mix.error,
+                 "e.g. --mix reserved-1y=0.5,on-demand=0.2,spot=0.3",
+                 k_exit_usage,
+                 io);
+            return std::nullopt;
+        }
+        return mix.shares;
+    }
+    return std::vector<PlanShare>{{*parse_plan(o.plan), 1}};
+}
+
+int run(const Options& o, const GlobalOptions& global, Io& io) {
+    const std::string& currency = global.currency;
+    if (!currency.empty() && builtin_fx().find(currency) == nullptr) {
+        return fail("price",
+                    "usage",
+                    fmt::format("--currency: no rate for '{}'", currency),
+                    fmt::format("known: {}", fmt::join(builtin_fx().currencies(), ", ")),
+                    k_exit_usage,
+                    io);
+    }
+    const auto catalog = load_active_catalog(global, "price", io);
+    if (!catalog) {
+        return k_exit_input;
+    }
+    const InstanceType* instance = find_instance(o, *catalog, io);
+    const auto mix = instance != nullptr ? read_mix(o, io) : std::nullopt;
+    if (instance == nullptr || !mix) {
+        return k_exit_usage;
+    }
+    Usage usage;
+    usage.instances = o.count;
+    usage.period_hours =
+        o.months > 0 ? o.months * k_hours_per_month : (o.hours > 0 ? o.hours : k_hours_per_month);
+    usage.utilization = o.utilization;
+    const SpotModel spot = spot_model(o);
+    PriceReport report{instance, usage, *mix, spot, currency, {}, {}};
+    for (const PriceRow& row : instance->regions) {
+        report.regions.push_back({&row,
+                                  price_offer({instance, &row},
+                                              usage,
+                                              *mix,
+                                              spot,
+                                              builtin_pricing().rules,
+                                              o.estimate_missing)});
+    }
+    sort_regions(report, builtin_fx());
+    if (!o.region.empty()) {
+        const auto chosen =
+            std::find_if(report.regions.begin(), report.regions.end(), [&](const RegionQuote& r) {
+                return r.row->region == o.region;
+            });
+        if (chosen == report.regions.end()) {
+            std::vector<std::string> regions;
+            for (const PriceRow& row : instance->regions) {
+                regions.push_back(row.region);
+            }
+            return fail("price",
+                        "unknown-region",
+                        fmt::format("--region: {} is not priced in '{}'", instance->id, o.region),
+                        fmt::format("priced in: {}", fmt::join(regions, ", ")),
+                        k_exit_usage,
+                        io);
+        }
+        report.chosen = &*chosen;
+    } else {
+        report.chosen = first_priced(report);
+    }
+    if (report.chosen == nullptr || !report.chosen->result.quote) {
+        const std::string why = report.chosen != nullptr ? report.chosen->result.error
+                                : instance->regions.empty()
+                                    ? fmt::format("{} has no price in the catalog", instance->id)
+                                    : report.regions.front().result.error;
+        return fail(
+            "price", "no-price", why, "try another --plan or --region", k_exit_negative, io);
+    }
+    print_price(report, builtin_fx(), io);
+    return k_exit_ok;
+}
+
+} // namespace
+
+void register_price(CLI::App& app, Registry registry) {
+    auto o = std::make_shared<Options>();
+    CLI::App* price = app.add_subcommand(
+        "price", "The cost of an instance type under a plan or a mix, with break-even");
+    price->add_option("instance", o->instance, "An instance type id")->required();
+    price->add_option("--provider", o->provider, "The provider, if several use the name");
+    price->add_option("--region", o->region, "Price here (default: the cheapest region)");
+    price->add_option("--count", o->count, "Instances (default 1)")->check(whole_range(1, 1e6));
+    auto* hours = price->add_option("--hours", o->hours, "Hours the usage spans (default 730)")
+                      ->check(finite_range(0.001, 1e6));
+    auto* months = price->add_option("--months", o->months, "Months the usage spans (730 h each)")
+                       ->check(finite_range(0.001, 1200));
+    hours->excludes(months);
+    price
+        ->add_option(
+            "--utilization", o->utilization, "Share of the span the instances run, 0-1 (default 1)")
+        ->check(finite_range(0.0001, 1));
+    auto* plan =
+        price->add_option("--plan", o->plan, "One plan for all of it (default on-demand)")
+            ->check(one_of({"on-demand", "spot", "reserved-1y", "reserved-3y", "subscription"}))
+            ->type_name("on-demand|spot|reserved-1y|reserved-3y|subscription");
+    auto* mix = price
+                    ->add_option("--mix",
+                                 o->mix,
+                                 "Shares of the instance-hours per plan: "
+                                 "reserved-1y=0.5,on-demand=0.2,spot=0.3")
+                    ->type_name("PLAN=SHARE,...");
+    plan->excludes(mix);
+    price->add_flag("--estimate-missing",
+                    o->estimate_missing,
+                    "Estimate a plan a region lacks from a documented discount (marked)");
+    price
+        ->add_option("--interruptions-per-hour",
+                     o->interruptions_per_hour,
+                     "Spot interruptions per instance-hour (default: data/pricing.yaml)")
+        ->check(finite_range(0, 10));
+    price
+        ->add_option("--checkpoint-hours",
+                     o->checkpoint_hours,
+                     "Hours between checkpoints, for the spot overhead")
+        ->check(finite_range(0, 1000));
+    price->add_option("--restart-hours", o->restart_hours, "Hours to restart after an interruption")
+        ->check(finite_range(0, 1000));
+    price->footer(
+        "Examples:\n"
+        "  gpuadvisor price p4d.24xlarge --region us-east-1 --count 2 --months 12 --plan "
+        "reserved-1y\n"
+        "  gpuadvisor price p4d.24xlarge --mix reserved-1y=0.6,spot=0.4 --months 12\n"
+        "  gpuadvisor price ecs.gn6i-c4g1.xlarge --months 3 --plan subscription --currency USD\n"
+        "On-demand and spot are billed while running; reserved and subscription for whole\n"
+        "terms. Exit 1 when the plan has no price there.");
+    registry.runners.push_back({price, [o, &global = registry.global](Io& io) {
+                                    return run(*o, global, io);
+                                }});
+}
+
+} // namespace gpuadvisor::cli

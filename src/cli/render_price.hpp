@@ -1,0 +1,33 @@
+// The `price` report: one offer's breakdown, and the same usage in every region.
+#pragma once
+
+#include "gpuadvisor/fx.hpp"
+#include "gpuadvisor/pricing.hpp"
+#include "io.hpp"
+
+#include <string>
+#include <vector>
+
+namespace gpuadvisor::cli {
+
+struct RegionQuote {
+    const PriceRow* row = nullptr;
+    QuoteResult result;
+};
+
+struct PriceReport {
+    const InstanceType* instance = nullptr;
+    Usage usage;
+    std::vector<PlanShare> mix;
+    SpotModel spot;
+    std::string currency; // convert to this; empty: each row's own
+    std::vector<RegionQuote> regions;
+    const RegionQuote* chosen = nullptr;
+};
+
+// Priced regions first, cheapest first (compared in USD at data/fx.yaml rates), then the rest.
+void sort_regions(PriceReport& report, const FxTable& fx);
+const RegionQuote* first_priced(const PriceReport& report);
+void print_price(const PriceReport& report, const FxTable& fx, Io& io);
+
+} // namespace gpuadvisor::cli

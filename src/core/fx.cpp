@@ -1,0 +1,123 @@
+#include "gpuadvisor/fx.hpp"
+
+#include "schema.hpp"
+#include "yaml_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cmath>
+
+namespace gpuadvisor {
+
+FxTable::FxTable(std::vector<FxRate> rates) : m_rates(std::move(rates)) {
+    if (find("USD") == nullptr) {
+        m_rates.push_back({"USD", 1, {"by definition", {}, Confidence::high, {}}});
+    }
+}
+
+const FxRate* FxTable::find(std::string_view currency) const {
+    for (const FxRate& rate : m_rates) {
+        if (rate.currency == currency) {
+            return &rate;
+        }
+    }
+    return nullptr;
+}
+
+std::optional<std::int64_t>
+FxTable::convert(std::int64_t micros, std::string_view from, std::string_view to) const {
+    if (from == to) {
+        return micros;
+    }
+    const FxRate* source = find(from);
+    const FxRate* target = find(to);
+    if (source == nullptr || target == nullptr) {
+        return std::nullopt;
+    }
+    const long double converted =
+        static_cast<long double>(micros) * target->per_usd / source->per_usd;
+    if (!(std::fabs(converted) < 9e18L)) {
+        return std::nullopt;
+    }
+    return static_cast<std::int64_t>(std::llroundl(converted));
+}
+
+std::string FxTable::describe(std::string_view from, std::string_view to) const {
+    const FxRate* source = find(from);
+    const FxRate* target = find(to);
+    if (source == nullptr || target == nullptr) {
+        return {};
+    }
+    const FxRate* dated = source->currency == "USD" ? target : source;
+    return fmt::format("1 {} = {} {} ({}, {})",
+                       from,
+                       format_number(std::round(target->per_usd / source->per_usd * 1e6) / 1e6),
+                       to,
+                       dated->provenance.source,
+                       format_date(dated->provenance.as_of));
+}
+
+std::vector<std::string> FxTable::currencies() const {
+    std::vector<std::string> names;
+    for (const FxRate& rate : m_rates) {
+        names.push_back(rate.currency);
+    }
+    return names;
+}
+
+FxLoad load_fx_text(const std::string& file, std::string_view text) {
+    FxLoad load;
+    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, load.diagnostics);
+    if (!document.root) {
+        return load;
+    }
+    FieldReader read(file, load.diagnostics);
+    static constexpr std::array<std::string_view, 3> k_top{"schema_version", "base", "rates"};
+    static constexpr std::array<std::string_view, 7> k_fields{
+        "currency", "per_usd", "period", "as_of", "source", "confidence", "notes"};
+    static constexpr std::array<std::string_view, 1> k_base{"USD"};
+    static constexpr std::array<std::string_view, 3> k_confidences{"high", "medium", "low"};
+    if (!read.mapping(*document.root, "", "a currency-rates file", k_top)) {
+        return load;
+    }
+    read.one_of(*document.root, "base", "", Need::required, k_base);
+    std::vector<FxRate> rates;
+    if (const auto* list = read.list(*document.root, "rates", "", Need::required)) {
+        for (std::size_t i = 0; i < list->size(); ++i) {
+            const YamlNode& node = (*list)[i];
+            const std::string path = fmt::format("rates[{}]", i);
+            if (!read.mapping(node, path, "a rate", k_fields)) {
+                continue;
+            }
+            FxRate rate;
+            rate.currency = read.text(node, "currency", path, Need::required).value_or("");
+            rate.per_usd =
+                read.number(node, "per_usd", path, Need::required, {1e-6, true, 1e7}).value_or(0);
+            rate.provenance.as_of = read.date(node, "as_of", path, Need::required).value_or(Date{});
+            rate.provenance.source = read.text(node, "source", path, Need::required).value_or("");
+            rate.provenance.confidence =
+                parse_confidence(
+                    read.one_of(node, "confidence", path, Need::optional, k_confidences)
+                        .value_or("high"))
+                    .value_or(Confidence::high);
+            rate.provenance.notes = read.text(node, "notes", path, Need::optional).value_or("");
+            read.text(node, "period", path, Need::optional);
+            if (rate.currency.size() != 3 ||
+                rate.currency.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ") !=
+                    std::string::npos) {
+                load.diagnostics.error(
+                    read.pos(node),
+                    "bad-value",
+                    fmt::format("{}.currency: '{}' is not a currency code", path, rate.currency),
+                    "write an ISO 4217 code such as CNY");
+                continue;
+            }
+            rates.push_back(std::move(rate));
+        }
+    }
+    load.table = FxTable(std::move(rates));
+    return load;
+}
+
+} // namespace gpuadvisor
