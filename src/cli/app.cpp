@@ -25,6 +25,7 @@ constexpr std::string_view k_footer = R"(Examples:
   gpuadvisor size training --model llama-2-7b --tokens 1T --gpu H100-80GB --gpus 64
   gpuadvisor scaling --gpus 1,2,4,8 --throughput 100,190,360,640
   gpuadvisor price p4d.24xlarge --count 2 --months 12 --mix reserved-1y=0.5,on-demand=0.5
+  gpuadvisor compare A100-80GB H100-80GB L40S
 
 Environment: GPUADVISOR_CATALOG=path:path adds catalogs as --catalog does (before
 them); NO_COLOR turns colour off.
@@ -145,6 +146,7 @@ int run_app(int argc, char** argv, std::ostream& out, std::ostream& err) {
     register_size(app, registry);
     register_scaling(app, registry);
     register_price(app, registry);
+    register_compare(app, registry);
 
     try {
         app.parse(argc, argv);

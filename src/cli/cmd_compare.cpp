@@ -1,0 +1,258 @@
+// gpuadvisor compare NAME NAME... : GPUs or instance types side by side, with unit prices.
+#include "app.hpp"
+#include "catalog_listing.hpp"
+#include "catalog_options.hpp"
+#include "exit_status.hpp"
+#include "gpuadvisor/fx.hpp"
+#include "gpuadvisor/pricing.hpp"
+#include "gpuadvisor/spelling.hpp"
+#include "output.hpp"
+#include "render_table.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+namespace gpuadvisor::cli {
+
+namespace {
+
+struct Options {
+    std::vector<std::string> names;
+    std::string region;
+};
+
+// One column of the comparison: a GPU, or an instance type in one region.
+struct Item {
+    const Gpu* gpu = nullptr;
+    const InstanceType* instance = nullptr; // null for a GPU
+    const PriceRow* row = nullptr;          // the offer whose prices are shown
+};
+
+std::optional<double> in_currency(const std::optional<std::int64_t>& micros,
+                                  const PriceRow& row,
+                                  const std::string& currency) {
+    if (!micros) {
+        return std::nullopt;
+    }
+    const auto converted = builtin_fx().convert(*micros, row.currency, currency);
+    return converted ? std::optional<double>(money_units(*converted)) : std::nullopt;
+}
+
+// The cheapest on-demand offer (in USD) among rows, or in --region.
+const PriceRow* pick_row(const InstanceType& instance, const std::string& region) {
+    const PriceRow* best = nullptr;
+    std::int64_t best_usd = 0;
+    for (const PriceRow& row : instance.regions) {
+        if ((!region.empty() && row.region != region) || !row.on_demand) {
+            continue;
+        }
+        const std::int64_t usd =
+            builtin_fx().convert(*row.on_demand, row.currency, "USD").value_or(*row.on_demand);
+        if (best == nullptr || usd < best_usd) {
+            best = &row;
+            best_usd = usd;
+        }
+    }
+    return best;
+}
+
+// For a GPU: the offer with the lowest on-demand price per GPU-hour anywhere in the catalog.
+Item cheapest_for_gpu(const Gpu& gpu, const Catalog& catalog, const std::string& region) {
+    Item item{&gpu, nullptr, nullptr};
+    double best = 0;
+    for (const InstanceType& instance : catalog.instances()) {
+        if (instance.gpu != gpu.id || instance.gpu_count < 1) {
+            continue;
+        }
+        const PriceRow* row = pick_row(instance, region);
+        const auto usd = row != nullptr ? in_currency(row->on_demand, *row, "USD") : std::nullopt;
+        if (usd && (item.row == nullptr || *usd / instance.gpu_count < best)) {
+            item.instance = &instance;
+            item.row = row;
+            best = *usd / instance.gpu_count;
+        }
+    }
+    return item;
+}
+
+Json money(const std::optional<double>& value) {
+    return value ? Json(std::round(*value * 1e6) / 1e6) : Json(nullptr);
+}
+
+// One measure across the items: a JSON key, a label for people, a value per item.
+struct Measure {
+    std::string key;
+    std::string label;
+    std::vector<Json> values;
+};
+
+std::vector<Measure>
+measures(const std::vector<Item>& items, const std::string& currency, bool gpus_only) {
+    std::vector<Measure> result;
+    const auto add = [&](std::string key, std::string label, auto value_of) {
+        Measure measure{std::move(key), std::move(label), {}};
+        for (const Item& item : items) {
+            measure.values.push_back(value_of(item));
+        }
+        result.push_back(std::move(measure));
+    };
+    const auto per_gpu_hour = [&](const Item& i) -> std::optional<double> {
+        if (i.row == nullptr) {
+            return std::nullopt;
+        }
+        const auto hourly = in_currency(i.row->on_demand, *i.row, currency);
+        return hourly ? std::optional<double>(*hourly / i.instance->gpu_count) : std::nullopt;
+    };
+    const auto per = [&](const Item& i, std::optional<double> divisor) {
+        const auto value = per_gpu_hour(i);
+        return money(value && divisor && *divisor > 0 ? std::optional<double>(*value / *divisor)
+                                                      : std::nullopt);
+    };
+    if (!gpus_only) {
+        add("provider", "provider", [](const Item& i) { return Json(i.instance->provider); });
+        add("gpus", "GPUs", [](const Item& i) { return Json(gpus_text(*i.instance)); });
+        add("vcpus", "vCPUs", [](const Item& i) { return Json(i.instance->vcpus); });
+        add("memory_gb", "RAM GB", [](const Item& i) { return Json(i.instance->memory_gb); });
+        add("network_gbps", "network Gbps", [](const Item& i) {
+            return Json(i.instance->network_gbps);
+        });
+        add("rdma", "RDMA", [](const Item& i) { return Json(i.instance->rdma); });
+    }
+    add("gpu", "GPU", [](const Item& i) { return Json(i.gpu->id); });
+    add("gpu_memory_gb", "GPU memory GB (per GPU)", [](const Item& i) {
+        return Json(i.gpu->memory_gb);
+    });
+    add("memory_bandwidth_gb_per_s", "memory bandwidth GB/s", [](const Item& i) {
+        return Json(i.gpu->memory_bandwidth_gb_per_s);
+    });
+    add("fp16_tflops", "FP16 TFLOPS (dense)", [](const Item& i) {
+        return optional_number(i.gpu->fp16_tflops);
+    });
+    add("fp64_tflops", "FP64 TFLOPS", [](const Item& i) { return Json(i.gpu->fp64_tflops); });
+    add("offer", "priced offer", [](const Item& i) {
+        return i.row != nullptr ? Json(fmt::format("{} {}", i.instance->id, i.row->region))
+                                : Json(nullptr);
+    });
+    if (!gpus_only) {
+        for (const Plan plan : k_all_plans) {
+            const bool monthly = plan == Plan::subscription_monthly;
+            add(std::string(to_string(plan)),
+                fmt::format("{} per {}", plan_flag_name(plan), monthly ? "month" : "hour"),
+                [&, plan](const Item& i) {
+                    return i.row != nullptr
+                               ? money(in_currency(i.row->price(plan), *i.row, currency))
+                               : Json(nullptr);
+                });
+        }
+    }
+    add("on_demand_per_gpu_hour", "on-demand per GPU-hour", [&](const Item& i) {
+        return money(per_gpu_hour(i));
+    });
+    add("on_demand_per_gpu_memory_gb_hour", "... per GB of GPU memory", [&](const Item& i) {
+        return per(i, i.gpu->memory_gb);
+    });
+    add("on_demand_per_fp16_tflops_hour", "... per FP16 TFLOPS", [&](const Item& i) {
+        return per(i, i.gpu->fp16_tflops);
+    });
+    add("on_demand_per_fp64_tflops_hour", "... per FP64 TFLOPS", [&](const Item& i) {
+        return per(i, i.gpu->fp64_tflops);
+    });
+    return result;
+}
+
+int run(const Options& o, const GlobalOptions& global, Io& io) {
+    const std::string currency = global.currency.empty() ? "USD" : global.currency;
+    if (builtin_fx().find(currency) == nullptr) {
+        return fail("compare",
+                    "usage",
+                    fmt::format("--currency: no rate for '{}'", currency),
+                    fmt::format("known: {}", fmt::join(builtin_fx().currencies(), ", ")),
+                    k_exit_usage,
+                    io);
+    }
+    const auto catalog = load_active_catalog(global, "compare", io);
+    if (!catalog) {
+        return k_exit_input;
+    }
+    std::vector<Item> items;
+    bool all_gpus = true;
+    for (const std::string& name : o.names) {
+        const auto instances = catalog->match_instances(name);
+        const auto gpus = catalog->match_gpus(name);
+        if (instances.size() == 1 && gpus.empty()) {
+            const InstanceType* instance = instances[0];
+            items.push_back(
+                {catalog->find_gpu(instance->gpu), instance, pick_row(*instance, o.region)});
+            all_gpus = false;
+        } else if (!gpus.empty() && instances.empty()) {
+            for (const Gpu* gpu : gpus) { // a family name compares all its variants
+                items.push_back(cheapest_for_gpu(*gpu, *catalog, o.region));
+            }
+        } else {
+            const std::string hint = did_you_mean(catalog->gpu_names_near(name));
+            return fail("compare",
+                        "unknown-name",
+                        fmt::format("'{}' is {} GPU or instance type",
+                                    name,
+                                    instances.size() + gpus.size() > 1 ? "more than one" : "no"),
+                        hint.empty() ? "see 'gpuadvisor catalog list gpus' and '... instances'"
+                                     : hint,
+                        k_exit_usage,
+                        io);
+        }
+    }
+    const std::vector<Measure> rows = measures(items, currency, all_gpus);
+    if (io.format == OutputFormat::json) {
+        Json document = json_document("compare");
+        document["currency"] = currency;
+        document["items"] = Json::array();
+        for (std::size_t c = 0; c < items.size(); ++c) {
+            Json item{{"name", o.names.size() == items.size() ? o.names[c] : items[c].gpu->id},
+                      {"kind", items[c].instance != nullptr && !all_gpus ? "instance" : "gpu"}};
+            for (const Measure& measure : rows) {
+                item[measure.key] = measure.values[c];
+            }
+            document["items"].push_back(item);
+        }
+        write_json(document, io);
+        return k_exit_ok;
+    }
+    Table table{{{fmt::format("MEASURE ({})", currency)}}, {}};
+    for (const Item& item : items) {
+        table.columns.push_back(
+            {item.instance != nullptr && !all_gpus ? item.instance->id : item.gpu->id,
+             Align::right});
+    }
+    for (const Measure& measure : rows) {
+        std::vector<std::string> cells{measure.label};
+        for (const Json& value : measure.values) {
+            cells.push_back(cell_text(value));
+        }
+        table.rows.push_back(std::move(cells));
+    }
+    render_table(table, io);
+    return k_exit_ok;
+}
+
+} // namespace
+
+void register_compare(CLI::App& app, Registry registry) {
+    auto o = std::make_shared<Options>();
+    CLI::App* compare = app.add_subcommand(
+        "compare", "GPUs or instance types side by side, with price per GPU-hour, GB and TFLOPS");
+    compare->add_option("names", o->names, "GPU ids, family names (A100) or instance type ids")
+        ->required()
+        ->expected(1, 20);
+    compare->add_option("--region", o->region, "Prices in this region (default: the cheapest)");
+    compare->footer("Examples:\n  gpuadvisor compare A100-80GB H100-80GB L40S\n"
+                    "  gpuadvisor compare p4d.24xlarge a2-highgpu-8g Standard_ND96asr_v4\n"
+                    "Prices are on-demand unless a row names its plan; in USD unless --currency.");
+    registry.runners.push_back({compare, [o, &global = registry.global](Io& io) {
+                                    return run(*o, global, io);
+                                }});
+}
+
+} // namespace gpuadvisor::cli
