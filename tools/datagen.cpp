@@ -9,6 +9,7 @@
 #include "gpuadvisor/fx.hpp"
 #include "gpuadvisor/models.hpp"
 #include "gpuadvisor/pricing.hpp"
+#include "gpuadvisor/tco.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -81,6 +82,8 @@ int main(int argc, char** argv) {
                 diagnostics = gpuadvisor::load_assumptions_text(path, text).diagnostics;
             } else if (kind == "fx") {
                 diagnostics = gpuadvisor::load_fx_text(path, text).diagnostics;
+            } else if (kind == "tco") {
+                diagnostics = gpuadvisor::load_tco_text(path, text).diagnostics;
             } else if (kind == "pricing") {
                 diagnostics = gpuadvisor::load_pricing_data_text(path, text).diagnostics;
             } else {

@@ -26,6 +26,7 @@ constexpr std::string_view k_footer = R"(Examples:
   gpuadvisor scaling --gpus 1,2,4,8 --throughput 100,190,360,640
   gpuadvisor price p4d.24xlarge --count 2 --months 12 --mix reserved-1y=0.5,on-demand=0.5
   gpuadvisor compare A100-80GB H100-80GB L40S
+  gpuadvisor tco --instance p5.48xlarge --utilization 0.6 --years 3
 
 Environment: GPUADVISOR_CATALOG=path:path adds catalogs as --catalog does (before
 them); NO_COLOR turns colour off.
@@ -147,6 +148,7 @@ int run_app(int argc, char** argv, std::ostream& out, std::ostream& err) {
     register_scaling(app, registry);
     register_price(app, registry);
     register_compare(app, registry);
+    register_tco(app, registry);
 
     try {
         app.parse(argc, argv);

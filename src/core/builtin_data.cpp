@@ -6,6 +6,7 @@
 #include "gpuadvisor/fx.hpp"
 #include "gpuadvisor/models.hpp"
 #include "gpuadvisor/pricing.hpp"
+#include "gpuadvisor/tco.hpp"
 
 #include <stdexcept>
 
@@ -17,6 +18,7 @@ std::string_view builtin_models_text();
 std::string_view builtin_assumptions_text();
 std::string_view builtin_fx_text();
 std::string_view builtin_pricing_text();
+std::string_view builtin_tco_text();
 
 const Catalog& builtin_catalog() {
     static const Catalog catalog = [] {
@@ -78,6 +80,17 @@ const PricingData& builtin_pricing() {
         PricingLoad load = load_pricing_data_text("data/pricing.yaml", builtin_pricing_text());
         if (load.diagnostics.has_errors()) {
             throw std::logic_error("the built-in data/pricing.yaml has errors");
+        }
+        return std::move(load.data);
+    }();
+    return data;
+}
+
+const TcoData& builtin_tco() {
+    static const TcoData data = [] {
+        TcoLoad load = load_tco_text("data/tco.yaml", builtin_tco_text());
+        if (load.diagnostics.has_errors()) {
+            throw std::logic_error("the built-in data/tco.yaml has errors");
         }
         return std::move(load.data);
     }();

@@ -1,0 +1,247 @@
+// gpuadvisor tco --instance ID [--count N] [--utilization U] [--years Y] [--plan P | --mix M]
+#include "app.hpp"
+#include "catalog_options.hpp"
+#include "exit_status.hpp"
+#include "gpuadvisor/fx.hpp"
+#include "gpuadvisor/spelling.hpp"
+#include "gpuadvisor/tco.hpp"
+#include "output.hpp"
+#include "render_table.hpp"
+#include "text.hpp"
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <ostream>
+
+namespace gpuadvisor::cli {
+
+namespace {
+
+struct Options {
+    std::string instance;
+    std::string provider;
+    std::string region;
+    double count = 1;
+    double utilization = 1;
+    double years = 3;
+    std::string plan = "on-demand";
+    std::string mix;
+    std::string server;
+    std::string electricity;
+};
+
+std::string cents(std::int64_t micros) {
+    return format_micros((micros + 5000) / 10000 * 10000, 2);
+}
+
+// The country of a region, from the provider's region list ("" when unknown).
+std::string
+country_of(const Catalog& catalog, const InstanceType& instance, const std::string& region) {
+    const Provider* provider = catalog.find_provider(instance.provider);
+    if (provider != nullptr) {
+        for (const RegionInfo& info : provider->regions) {
+            if (info.id == region) {
+                return info.country;
+            }
+        }
+    }
+    return {};
+}
+
+void print(const TcoResult& r, const TcoInput& in, const Options& o, Io& io) {
+    const double own = static_cast<double>(r.own_total);
+    const double cloud = static_cast<double>(r.cloud_total);
+    if (io.format == OutputFormat::json) {
+        Json document = json_document("tco");
+        document["instance"] = in.offer->instance->id;
+        document["region"] = in.offer->prices->region;
+        document["usage"] = {
+            {"instances", o.count}, {"utilization", o.utilization}, {"years", o.years}};
+        document["server"] = {{"id", r.server->id},
+                              {"count", r.servers},
+                              {"source", r.server->provenance.source},
+                              {"confidence", to_string(r.server->provenance.confidence)}};
+        document["own"] = Json::array();
+        for (const TcoLine& line : r.own) {
+            document["own"].push_back(
+                {{"item", line.item},
+                 {"cost", {{"currency", r.currency}, {"total", money_units(line.micros)}}},
+                 {"basis", line.basis}});
+        }
+        document["own_total"] = {{"currency", r.currency}, {"total", money_units(r.own_total)}};
+        document["cash_outlay"] = {{"currency", r.currency}, {"total", money_units(r.cash_outlay)}};
+        document["cloud_total"] = {{"currency", r.currency}, {"total", money_units(r.cloud_total)}};
+        document["cloud_saving"] =
+            cloud > 0 ? Json(std::round((1 - cloud / own) * 1000) / 1000) : Json(nullptr);
+        document["break_even_utilization"] =
+            r.break_even_utilization ? Json(std::round(*r.break_even_utilization * 1000) / 1000)
+                                     : Json(nullptr);
+        document["payback_months"] =
+            r.payback_months ? Json(std::round(*r.payback_months * 10) / 10) : Json(nullptr);
+        write_json(document, io);
+        return;
+    }
+    Table table{{{"OWN"}, {"COST", Align::right}, {"BASIS"}}, {}};
+    for (const TcoLine& line : r.own) {
+        table.rows.push_back({line.item, cents(line.micros), line.basis});
+    }
+    table.rows.push_back({"own total", cents(r.own_total), ""});
+    table.rows.push_back({fmt::format("cloud ({})", o.mix.empty() ? o.plan : o.mix),
+                          cents(r.cloud_total),
+                          fmt::format("{} x {} in {}, {}% utilisation",
+                                      format_number(o.count),
+                                      in.offer->instance->id,
+                                      in.offer->prices->region,
+                                      format_number(o.utilization * 100))});
+    if (io.format == OutputFormat::table) {
+        io.out << fmt::format("{} years, in {}: owning {} x {} vs renting\n\n",
+                              format_number(o.years),
+                              r.currency,
+                              r.servers,
+                              terminal_safe(r.server->name));
+    }
+    render_table(table, io);
+    if (io.format != OutputFormat::table) {
+        return;
+    }
+    io.out << fmt::format("\nCloud is {:.0f}% {} than owning over {} years (cash up front for "
+                          "owning: {} {}).\n",
+                          std::abs(1 - cloud / own) * 100,
+                          cloud < own ? "cheaper" : "dearer",
+                          format_number(o.years),
+                          cents(r.cash_outlay),
+                          r.currency);
+    io.out << (r.break_even_utilization
+                   ? fmt::format("Owning pays off above {:.0f}% utilisation.\n",
+                                 *r.break_even_utilization * 100)
+                   : std::string("Break-even utilisation: n/a (the plan bills whole terms).\n"));
+    io.out << (r.payback_months ? fmt::format("The purchase pays back in {:.1f} months of these "
+                                              "cloud bills.\n",
+                                              *r.payback_months)
+                                : std::string("The purchase never pays back at this usage.\n"));
+    io.out << fmt::format("Server {} priced at {} {} as of {} ({} confidence); every default "
+                          "and its source: data/tco.yaml.\n",
+                          r.server->id,
+                          cents(r.server->price_micros),
+                          r.server->currency,
+                          format_date(r.server->provenance.as_of),
+                          to_string(r.server->provenance.confidence));
+}
+
+int run(const Options& o, const GlobalOptions& global, Io& io) {
+    const auto catalog = load_active_catalog(global, "tco", io);
+    if (!catalog) {
+        return k_exit_input;
+    }
+    auto found = catalog->match_instances(o.instance);
+    std::erase_if(found, [&](const InstanceType* i) {
+        return !o.provider.empty() && i->provider != o.provider;
+    });
+    if (found.size() != 1) {
+        const std::string hint = did_you_mean(catalog->instance_names_near(o.instance));
+        return fail("tco",
+                    "unknown-name",
+                    fmt::format("--instance: no single instance type '{}'", o.instance),
+                    hint.empty() ? "see 'gpuadvisor catalog list instances'" : hint,
+                    k_exit_usage,
+                    io);
+    }
+    const InstanceType& instance = *found[0];
+    const PriceRow* row = nullptr;
+    for (const PriceRow& candidate : instance.regions) {
+        if ((o.region.empty() || candidate.region == o.region) && candidate.on_demand &&
+            (row == nullptr || *candidate.on_demand < *row->on_demand)) {
+            row = &candidate;
+        }
+    }
+    if (row == nullptr) {
+        return fail("tco",
+                    "no-price",
+                    fmt::format("{} has no on-demand price{}",
+                                instance.id,
+                                o.region.empty() ? "" : " in " + o.region),
+                    "try another --region",
+                    k_exit_negative,
+                    io);
+    }
+    const TcoData& data = builtin_tco();
+    const Server* server = nullptr;
+    for (const Server& candidate : data.servers) {
+        server = candidate.id == o.server ? &candidate : server;
+    }
+    const std::string market = !o.electricity.empty() ? o.electricity
+                               : country_of(*catalog, instance, row->region) == "CN"
+                                   ? "cn-industrial"
+                                   : "us-commercial";
+    const Electricity* electricity = nullptr;
+    for (const Electricity& candidate : data.electricity) {
+        electricity = candidate.market == market ? &candidate : electricity;
+    }
+    if ((!o.server.empty() && server == nullptr) || electricity == nullptr) {
+        return fail("tco",
+                    "usage",
+                    server == nullptr && !o.server.empty()
+                        ? fmt::format("--server: no server '{}'", o.server)
+                        : fmt::format("--electricity: no market '{}'", market),
+                    "see data/tco.yaml",
+                    k_exit_usage,
+                    io);
+    }
+    std::vector<PlanShare> mix{{*parse_plan(o.plan), 1}};
+    if (!o.mix.empty()) {
+        const MixParse parsed = parse_mix(o.mix);
+        if (!parsed.error.empty()) {
+            return fail("tco", "usage", "--mix: " + parsed.error, "", k_exit_usage, io);
+        }
+        mix = parsed.shares;
+    }
+    const Offer offer{&instance, row};
+    const TcoInput input{&offer,
+                         {o.count, o.years * k_hours_per_year, o.utilization},
+                         mix,
+                         builtin_pricing().spot_defaults,
+                         server,
+                         electricity,
+                         global.currency.empty() ? row->currency : global.currency};
+    const TcoResult result = compare_tco(input, data, builtin_fx(), builtin_pricing());
+    if (!result.error.empty()) {
+        return fail("tco", "no-price", result.error, "", k_exit_negative, io);
+    }
+    print(result, input, o, io);
+    return k_exit_ok;
+}
+
+} // namespace
+
+void register_tco(CLI::App& app, Registry registry) {
+    auto o = std::make_shared<Options>();
+    CLI::App* tco = app.add_subcommand("tco", "Owning the hardware vs renting it over N years");
+    tco->add_option("--instance", o->instance, "The instance type rented")->required();
+    tco->add_option("--provider", o->provider, "Its provider, if ambiguous");
+    tco->add_option("--region", o->region, "Its region (default: the cheapest on-demand one)");
+    tco->add_option("--count", o->count, "Instances (default 1)")->check(whole_range(1, 1e5));
+    tco->add_option("--utilization", o->utilization, "Share of the time in use, 0-1 (default 1)")
+        ->check(finite_range(0.0001, 1));
+    tco->add_option("--years", o->years, "Years compared (default 3)")
+        ->check(finite_range(0.1, 20));
+    auto* plan =
+        tco->add_option("--plan", o->plan, "The cloud plan (default on-demand)")
+            ->check(one_of({"on-demand", "spot", "reserved-1y", "reserved-3y", "subscription"}));
+    auto* mix = tco->add_option("--mix", o->mix, "Or a mix: reserved-3y=0.6,on-demand=0.4");
+    plan->excludes(mix);
+    tco->add_option("--server", o->server, "The server bought (default: one with the same GPU)");
+    tco->add_option("--electricity",
+                    o->electricity,
+                    "Power market (default: cn-industrial in China, else us-commercial)");
+    tco->footer(
+        "Examples:\n  gpuadvisor tco --instance p5.48xlarge --utilization 0.6 --years 3\n"
+        "  gpuadvisor tco --instance p4d.24xlarge --plan reserved-3y --count 4\n"
+        "Owning: servers and network (depreciated), power x PUE, colocation space,\n"
+        "operations and maintenance (data/tco.yaml); renting: the plan for the same usage.");
+    registry.runners.push_back({tco, [o, &global = registry.global](Io& io) {
+                                    return run(*o, global, io);
+                                }});
+}
+
+} // namespace gpuadvisor::cli
