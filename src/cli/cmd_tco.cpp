@@ -112,10 +112,14 @@ void print(const TcoResult& r, const TcoInput& in, const Options& o, Io& io) {
                           format_number(o.years),
                           cents(r.cash_outlay),
                           r.currency);
-    io.out << (r.break_even_utilization
-                   ? fmt::format("Owning pays off above {:.0f}% utilisation.\n",
-                                 *r.break_even_utilization * 100)
-                   : std::string("Break-even utilisation: n/a (the plan bills whole terms).\n"));
+    if (!r.break_even_utilization) {
+        io.out << "Break-even utilisation: n/a (the plan bills whole terms).\n";
+    } else if (*r.break_even_utilization > 1) {
+        io.out << "Owning does not pay off at any utilisation against this plan.\n";
+    } else {
+        io.out << fmt::format("Owning pays off above {:.0f}% utilisation.\n",
+                              *r.break_even_utilization * 100);
+    }
     io.out << (r.payback_months ? fmt::format("The purchase pays back in {:.1f} months of these "
                                               "cloud bills.\n",
                                               *r.payback_months)

@@ -188,9 +188,10 @@ TcoResult compare_tco(const TcoInput& in,
     };
     line("servers (depreciated)",
          *multiply_money(hardware, depreciated),
-         fmt::format("{} x {} at {}; {} of {} years' straight-line depreciation",
-                     result.servers,
-                     result.server->id,
+         fmt::format("{} x {} ({} of its {} GPUs used) at {}; {} of {} years' straight-line "
+                     "depreciation",
+                     result.servers, result.server->id, format_number(gpus),
+                     result.servers * result.server->gpus,
                      format_micros(*unit_price, 2),
                      format_number(years),
                      format_number(data.get("depreciation_years"))));
