@@ -87,7 +87,8 @@ struct Quote {
 
 struct QuoteResult {
     std::optional<Quote> quote;
-    std::string error; // why not: a plan not sold there, and no rule allowed to estimate it
+    std::string error;      // why not: a plan not sold there, and no rule allowed to estimate it
+    bool too_large = false; // the usage gives a total beyond what money arithmetic holds
 };
 
 // Prices `usage` of one offer under `mix`. Rules are used only when `estimate_missing`.

@@ -66,6 +66,7 @@ struct TcoResult {
     std::optional<double> break_even_utilization; // cloud cost = own cost
     std::optional<double> payback_months;         // purchase recovered by monthly savings
     std::string error;
+    bool too_large = false; // the usage is beyond what money arithmetic holds (a usage error)
 };
 
 struct TcoInput {

@@ -87,4 +87,29 @@ std::optional<std::vector<std::string>> resolve_gpu_names(const Catalog& catalog
     return ids;
 }
 
+const InstanceType* resolve_instance(const Catalog& catalog,
+                                     std::string_view name,
+                                     std::string_view provider,
+                                     std::string_view flag,
+                                     std::string_view command,
+                                     Io& io) {
+    auto found = catalog.match_instances(name);
+    std::erase_if(
+        found, [&](const InstanceType* i) { return !provider.empty() && i->provider != provider; });
+    if (found.size() == 1) {
+        return found[0];
+    }
+    const std::string hint = did_you_mean(catalog.instance_names_near(name));
+    fail(
+        command,
+        found.empty() ? "unknown-name" : "ambiguous-name",
+        fmt::format(
+            "{}: {} instance type called '{}'", flag, found.empty() ? "no" : "more than one", name),
+        found.empty() ? (hint.empty() ? "see 'gpuadvisor catalog list instances'" : hint)
+                      : "add --provider",
+        k_exit_usage,
+        io);
+    return nullptr;
+}
+
 } // namespace gpuadvisor::cli

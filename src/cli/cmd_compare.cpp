@@ -111,15 +111,23 @@ measures(const std::vector<Item>& items, const std::string& currency, bool gpus_
         return money(value && divisor && *divisor > 0 ? std::optional<double>(*value / *divisor)
                                                       : std::nullopt);
     };
-    if (!gpus_only) {
-        add("provider", "provider", [](const Item& i) { return Json(i.instance->provider); });
-        add("gpus", "GPUs", [](const Item& i) { return Json(gpus_text(*i.instance)); });
-        add("vcpus", "vCPUs", [](const Item& i) { return Json(i.instance->vcpus); });
-        add("memory_gb", "RAM GB", [](const Item& i) { return Json(i.instance->memory_gb); });
-        add("network_gbps", "network Gbps", [](const Item& i) {
-            return Json(i.instance->network_gbps);
+    // Measures of an instance type: null in a GPU's column that found no priced instance.
+    const auto add_instance = [&](std::string key, std::string label, auto value_of) {
+        add(std::move(key), std::move(label), [value_of](const Item& i) {
+            return i.instance != nullptr ? value_of(*i.instance) : Json(nullptr);
         });
-        add("rdma", "RDMA", [](const Item& i) { return Json(i.instance->rdma); });
+    };
+    if (!gpus_only) {
+        add_instance(
+            "provider", "provider", [](const InstanceType& i) { return Json(i.provider); });
+        add_instance("gpus", "GPUs", [](const InstanceType& i) { return Json(gpus_text(i)); });
+        add_instance("vcpus", "vCPUs", [](const InstanceType& i) { return Json(i.vcpus); });
+        add_instance(
+            "memory_gb", "RAM GB", [](const InstanceType& i) { return Json(i.memory_gb); });
+        add_instance("network_gbps", "network Gbps", [](const InstanceType& i) {
+            return Json(i.network_gbps);
+        });
+        add_instance("rdma", "RDMA", [](const InstanceType& i) { return Json(i.rdma); });
     }
     add("gpu", "GPU", [](const Item& i) { return Json(i.gpu->id); });
     add("gpu_memory_gb", "GPU memory GB (per GPU)", [](const Item& i) {

@@ -43,27 +43,6 @@ SpotModel spot_model(const Options& o) {
     return spot;
 }
 
-// The instance type named; nullopt after a usage error.
-const InstanceType* find_instance(const Options& o, const Catalog& catalog, Io& io) {
-    auto found = catalog.match_instances(o.instance);
-    std::erase_if(found, [&](const InstanceType* i) {
-        return !o.provider.empty() && i->provider != o.provider;
-    });
-    if (found.size() == 1) {
-        return found[0];
-    }
-    const std::string hint = did_you_mean(catalog.instance_names_near(o.instance));
-    fail("price",
-         found.empty() ? "unknown-name" : "ambiguous-name",
-         fmt::format(
-             "{} instance type called '{}'", found.empty() ? "no" : "more than one", o.instance),
-         found.empty() ? (hint.empty() ? "see 'gpuadvisor catalog list instances'" : hint)
-                       : "add --provider",
-         k_exit_usage,
-         io);
-    return nullptr;
-}
-
 std::optional<std::vector<PlanShare>> read_mix(const Options& o, Io& io) {
     if (!o.mix.empty()) {
         MixParse mix = parse_mix(o.mix);
@@ -95,7 +74,8 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
     if (!catalog) {
         return k_exit_input;
     }
-    const InstanceType* instance = find_instance(o, *catalog, io);
+    const InstanceType* instance =
+        resolve_instance(*catalog, o.instance, o.provider, "instance", "price", io);
     const auto mix = instance != nullptr ? read_mix(o, io) : std::nullopt;
     if (instance == nullptr || !mix) {
         return k_exit_usage;
@@ -106,6 +86,31 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
         o.months > 0 ? o.months * k_hours_per_month : (o.hours > 0 ? o.hours : k_hours_per_month);
     usage.utilization = o.utilization;
     const SpotModel spot = spot_model(o);
+    const bool uses_spot = std::any_of(
+        mix->begin(), mix->end(), [](const PlanShare& p) { return p.plan == Plan::spot; });
+    if (uses_spot && spot.overhead() >= 1) {
+        return fail("price",
+                    "usage",
+                    fmt::format("the spot overhead is {:.0f}%: the work would take more than "
+                                "twice as long as it runs",
+                                spot.overhead() * 100),
+                    "check --interruptions-per-hour, --checkpoint-hours and --restart-hours",
+                    k_exit_usage,
+                    io);
+    }
+    if (!currency.empty()) {
+        for (const PriceRow& row : instance->regions) {
+            if (!builtin_fx().convert(1, row.currency, currency)) {
+                return fail(
+                    "price",
+                    "usage",
+                    fmt::format("--currency: no rate from {} to {}", row.currency, currency),
+                    "data/fx.yaml has the rates",
+                    k_exit_usage,
+                    io);
+            }
+        }
+    }
     PriceReport report{instance, usage, *mix, spot, currency, {}, {}};
     for (const PriceRow& row : instance->regions) {
         report.regions.push_back({&row,
@@ -139,12 +144,28 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
         report.chosen = first_priced(report);
     }
     if (report.chosen == nullptr || !report.chosen->result.quote) {
-        const std::string why = report.chosen != nullptr ? report.chosen->result.error
-                                : instance->regions.empty()
-                                    ? fmt::format("{} has no price in the catalog", instance->id)
-                                    : report.regions.front().result.error;
-        return fail(
-            "price", "no-price", why, "try another --plan or --region", k_exit_negative, io);
+        const QuoteResult* failed = report.chosen != nullptr ? &report.chosen->result
+                                    : report.regions.empty() ? nullptr
+                                                             : &report.regions.front().result;
+        if (failed != nullptr && failed->too_large) {
+            return fail("price",
+                        "usage",
+                        failed->error,
+                        "lower --count, --hours or --months",
+                        k_exit_usage,
+                        io);
+        }
+        const std::string why = failed != nullptr
+                                    ? failed->error
+                                    : fmt::format("{} has no price in the catalog", instance->id);
+        return fail("price",
+                    "no-price",
+                    why,
+                    o.estimate_missing ? "try another --plan or --region"
+                                       : "try another --plan or --region, or --estimate-missing "
+                                         "to estimate it from a documented discount",
+                    k_exit_negative,
+                    io);
     }
     print_price(report, builtin_fx(), io);
     return k_exit_ok;

@@ -35,24 +35,12 @@ std::optional<Hardware> named_hardware(const Options& o,
                                        Io& io) {
     Hardware hw;
     if (!o.instance.empty()) {
-        auto found = catalog.match_instances(o.instance);
-        std::erase_if(found, [&](const InstanceType* i) {
-            return !o.provider.empty() && i->provider != o.provider;
-        });
-        if (found.size() != 1) {
-            const std::string hint = did_you_mean(catalog.instance_names_near(o.instance));
-            fail("size",
-                 found.empty() ? "unknown-name" : "ambiguous-name",
-                 fmt::format("--instance: {} instance type called '{}'",
-                             found.empty() ? "no" : "more than one",
-                             o.instance),
-                 found.empty() ? (hint.empty() ? "see 'gpuadvisor catalog list instances'" : hint)
-                               : "add --provider",
-                 k_exit_usage,
-                 io);
+        const InstanceType* found =
+            resolve_instance(catalog, o.instance, o.provider, "--instance", "size", io);
+        if (found == nullptr) {
             return std::nullopt;
         }
-        const InstanceType& instance = *found[0];
+        const InstanceType& instance = *found;
         const double count = o.instances > 0 ? o.instances : 1;
         hw.gpu = catalog.find_gpu(instance.gpu);
         if (instance.gpu_count < 1) { // a vGPU slice

@@ -31,10 +31,6 @@ struct Options {
     std::string electricity;
 };
 
-std::string cents(std::int64_t micros) {
-    return format_micros((micros + 5000) / 10000 * 10000, 2);
-}
-
 // The country of a region, from the provider's region list ("" when unknown).
 std::string
 country_of(const Catalog& catalog, const InstanceType& instance, const std::string& region) {
@@ -84,11 +80,11 @@ void print(const TcoResult& r, const TcoInput& in, const Options& o, Io& io) {
     }
     Table table{{{"OWN"}, {"COST", Align::right}, {"BASIS"}}, {}};
     for (const TcoLine& line : r.own) {
-        table.rows.push_back({line.item, cents(line.micros), line.basis});
+        table.rows.push_back({line.item, format_cents(line.micros), line.basis});
     }
-    table.rows.push_back({"own total", cents(r.own_total), ""});
+    table.rows.push_back({"own total", format_cents(r.own_total), ""});
     table.rows.push_back({fmt::format("cloud ({})", o.mix.empty() ? o.plan : o.mix),
-                          cents(r.cloud_total),
+                          format_cents(r.cloud_total),
                           fmt::format("{} x {} in {}, {}% utilisation",
                                       format_number(o.count),
                                       in.offer->instance->id,
@@ -110,7 +106,7 @@ void print(const TcoResult& r, const TcoInput& in, const Options& o, Io& io) {
                           std::abs(1 - cloud / own) * 100,
                           cloud < own ? "cheaper" : "dearer",
                           format_number(o.years),
-                          cents(r.cash_outlay),
+                          format_cents(r.cash_outlay),
                           r.currency);
     if (!r.break_even_utilization) {
         io.out << "Break-even utilisation: n/a (the plan bills whole terms).\n";
@@ -127,7 +123,7 @@ void print(const TcoResult& r, const TcoInput& in, const Options& o, Io& io) {
     io.out << fmt::format("Server {} priced at {} {} as of {} ({} confidence); every default "
                           "and its source: data/tco.yaml.\n",
                           r.server->id,
-                          cents(r.server->price_micros),
+                          format_cents(r.server->price_micros),
                           r.server->currency,
                           format_date(r.server->provenance.as_of),
                           to_string(r.server->provenance.confidence));
@@ -138,36 +134,55 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
     if (!catalog) {
         return k_exit_input;
     }
-    auto found = catalog->match_instances(o.instance);
-    std::erase_if(found, [&](const InstanceType* i) {
-        return !o.provider.empty() && i->provider != o.provider;
-    });
-    if (found.size() != 1) {
-        const std::string hint = did_you_mean(catalog->instance_names_near(o.instance));
+    const InstanceType* found =
+        resolve_instance(*catalog, o.instance, o.provider, "--instance", "tco", io);
+    if (found == nullptr) {
+        return k_exit_usage;
+    }
+    const InstanceType& instance = *found;
+    std::vector<PlanShare> mix{{*parse_plan(o.plan), 1}};
+    if (!o.mix.empty()) {
+        const MixParse parsed = parse_mix(o.mix);
+        if (!parsed.error.empty()) {
+            return fail("tco", "usage", "--mix: " + parsed.error, "", k_exit_usage, io);
+        }
+        mix = parsed.shares;
+    }
+    if (!global.currency.empty() && builtin_fx().find(global.currency) == nullptr) {
         return fail("tco",
-                    "unknown-name",
-                    fmt::format("--instance: no single instance type '{}'", o.instance),
-                    hint.empty() ? "see 'gpuadvisor catalog list instances'" : hint,
+                    "usage",
+                    fmt::format("--currency: no rate for '{}'", global.currency),
+                    fmt::format("known: {}", fmt::join(builtin_fx().currencies(), ", ")),
                     k_exit_usage,
                     io);
     }
-    const InstanceType& instance = *found[0];
+    // The region (or --region) where the plan is sold and costs least, compared in USD.
+    const Usage usage{o.count, o.years * k_hours_per_year, o.utilization};
     const PriceRow* row = nullptr;
+    std::int64_t best_usd = 0;
+    std::string why =
+        fmt::format("{} has no price{}", instance.id, o.region.empty() ? "" : " in " + o.region);
     for (const PriceRow& candidate : instance.regions) {
-        if ((o.region.empty() || candidate.region == o.region) && candidate.on_demand &&
-            (row == nullptr || *candidate.on_demand < *row->on_demand)) {
+        if (!o.region.empty() && candidate.region != o.region) {
+            continue;
+        }
+        const QuoteResult quote = price_offer(
+            {&instance, &candidate}, usage, mix, builtin_pricing().spot_defaults, {}, false);
+        const auto usd =
+            quote.quote
+                ? builtin_fx().convert(quote.quote->total_micros, quote.quote->currency, "USD")
+                : std::nullopt;
+        if (!usd) {
+            why = quote.error.empty() ? why : quote.error;
+            continue;
+        }
+        if (row == nullptr || *usd < best_usd) {
             row = &candidate;
+            best_usd = *usd;
         }
     }
     if (row == nullptr) {
-        return fail("tco",
-                    "no-price",
-                    fmt::format("{} has no on-demand price{}",
-                                instance.id,
-                                o.region.empty() ? "" : " in " + o.region),
-                    "try another --region",
-                    k_exit_negative,
-                    io);
+        return fail("tco", "no-price", why, "try another --plan or --region", k_exit_negative, io);
     }
     const TcoData& data = builtin_tco();
     const Server* server = nullptr;
@@ -192,17 +207,9 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
                     k_exit_usage,
                     io);
     }
-    std::vector<PlanShare> mix{{*parse_plan(o.plan), 1}};
-    if (!o.mix.empty()) {
-        const MixParse parsed = parse_mix(o.mix);
-        if (!parsed.error.empty()) {
-            return fail("tco", "usage", "--mix: " + parsed.error, "", k_exit_usage, io);
-        }
-        mix = parsed.shares;
-    }
     const Offer offer{&instance, row};
     const TcoInput input{&offer,
-                         {o.count, o.years * k_hours_per_year, o.utilization},
+                         usage,
                          mix,
                          builtin_pricing().spot_defaults,
                          server,
@@ -210,7 +217,8 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
                          global.currency.empty() ? row->currency : global.currency};
     const TcoResult result = compare_tco(input, data, builtin_fx(), builtin_pricing());
     if (!result.error.empty()) {
-        return fail("tco", "no-price", result.error, "", k_exit_negative, io);
+        return fail("tco", result.too_large ? "usage" : "no-price", result.error, "",
+                    result.too_large ? k_exit_usage : k_exit_negative, io);
     }
     print(result, input, o, io);
     return k_exit_ok;

@@ -40,13 +40,6 @@ std::string percent(const std::optional<double>& value) {
     return value ? fmt::format("{:.1f}%", *value * 100) : std::string("-");
 }
 
-// Cents for people (rounded half up); JSON carries the exact micro-units.
-std::string cents(std::int64_t micros) {
-    const std::int64_t rounded =
-        micros >= 0 ? (micros + 5000) / 10000 * 10000 : -((-micros + 5000) / 10000 * 10000);
-    return format_micros(rounded, 2);
-}
-
 Json report_json(const PriceReport& report, const FxTable& fx) {
     const Quote& quote = *report.chosen->result.quote;
     const std::string currency = shown_currency(quote.currency, report);
@@ -112,9 +105,9 @@ Json report_json(const PriceReport& report, const FxTable& fx) {
 void sort_regions(PriceReport& report, const FxTable& fx) {
     const auto key = [&](const RegionQuote& r) {
         const auto& quote = r.result.quote;
-        const std::int64_t usd =
-            quote ? fx.convert(quote->total_micros, quote->currency, "USD").value_or(0) : 0;
-        return std::tuple(!quote.has_value(), usd, r.row->region);
+        const auto usd = quote ? fx.convert(quote->total_micros, quote->currency, "USD")
+                               : std::optional<std::int64_t>{};
+        return std::tuple(!quote.has_value(), !usd.has_value(), usd.value_or(0), r.row->region);
     };
     std::sort(report.regions.begin(),
               report.regions.end(),
@@ -167,7 +160,7 @@ void print_price(const PriceReport& report, const FxTable& fx, Io& io) {
                  (monthly ? "/mo" : "/h"),
              format_number(std::round(part.billed_quantity * 1000) / 1000) +
                  (monthly ? " inst-mo" : " inst-h"),
-             cents(shown(part.total_micros, quote.currency, report, fx)),
+             format_cents(shown(part.total_micros, quote.currency, report, fx)),
              currency,
              part.basis});
     }
@@ -175,7 +168,7 @@ void print_price(const PriceReport& report, const FxTable& fx, Io& io) {
                           "1",
                           "",
                           "",
-                          cents(shown(quote.total_micros, quote.currency, report, fx)),
+                          format_cents(shown(quote.total_micros, quote.currency, report, fx)),
                           currency,
                           ""});
     render_table(parts, io);
@@ -203,7 +196,8 @@ void print_price(const PriceReport& report, const FxTable& fx, Io& io) {
         const auto& other = region.result.quote;
         regions.rows.push_back(
             {region.row->region,
-             other ? cents(shown(other->total_micros, other->currency, report, fx)) : std::string(),
+             other ? format_cents(shown(other->total_micros, other->currency, report, fx))
+                   : std::string(),
              other ? shown_currency(other->currency, report) : std::string(),
              other ? std::string() : region.result.error});
     }

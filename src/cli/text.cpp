@@ -80,4 +80,10 @@ std::string format_price(std::int64_t micros) {
     return format_micros(micros, 2);
 }
 
+std::string format_cents(std::int64_t micros) {
+    const std::int64_t rounded =
+        micros >= 0 ? (micros + 5000) / 10000 * 10000 : -((-micros + 5000) / 10000 * 10000);
+    return format_micros(rounded, 2);
+}
+
 } // namespace gpuadvisor::cli

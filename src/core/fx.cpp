@@ -49,13 +49,22 @@ std::string FxTable::describe(std::string_view from, std::string_view to) const 
     if (source == nullptr || target == nullptr) {
         return {};
     }
-    const FxRate* dated = source->currency == "USD" ? target : source;
-    return fmt::format("1 {} = {} {} ({}, {})",
+    // Name every dated rate used: one for a USD pair, both for a cross rate.
+    std::string dated;
+    for (const FxRate* rate : {source, target}) {
+        if (rate->currency != "USD") {
+            dated += fmt::format("{}{}: {}, {}",
+                                 dated.empty() ? "" : "; ",
+                                 rate->currency,
+                                 rate->provenance.source,
+                                 format_date(rate->provenance.as_of));
+        }
+    }
+    return fmt::format("1 {} = {} {} ({})",
                        from,
                        format_number(std::round(target->per_usd / source->per_usd * 1e6) / 1e6),
                        to,
-                       dated->provenance.source,
-                       format_date(dated->provenance.as_of));
+                       dated);
 }
 
 std::vector<std::string> FxTable::currencies() const {

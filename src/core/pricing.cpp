@@ -100,25 +100,29 @@ price_part(const PlanShare& share, const Rate& rate, const Usage& usage, const S
     part.estimated = rate.estimated;
     part.estimate_rule = rate.rule;
     const double used = usage.used_instance_hours() * share.share;
+    const auto shown = [](double value) {
+        return format_number(std::round(value * 1000) / 1000);
+    };
     if (const auto term = term_hours(share.plan)) {
-        // Capacity that serves this share at full use through the period, billed per term.
-        part.capacity = used / usage.period_hours;
+        // Reserved or subscribed instances are paid for whole terms whether they run or not:
+        // this share of the instances, for every term the span touches.
+        part.capacity = usage.instances * share.share;
         const double terms = std::max(1.0, std::ceil(usage.period_hours / *term - 1e-9));
         const bool monthly = share.plan == Plan::subscription_monthly;
         part.billed_quantity = part.capacity * terms * (monthly ? 1 : *term);
         part.basis = fmt::format("{} instance(s) x {} {} of {}",
-                                 format_number(part.capacity),
+                                 shown(part.capacity),
                                  format_number(terms),
                                  terms == 1 ? "term" : "terms",
                                  monthly ? "1 month" : format_number(*term) + " h");
     } else if (share.plan == Plan::spot) {
         part.billed_quantity = used * (1 + spot.overhead());
         part.basis = fmt::format("{} instance-hours x (1 + {} interruption overhead)",
-                                 format_number(used),
+                                 shown(used),
                                  format_number(std::round(spot.overhead() * 1e6) / 1e6));
     } else {
         part.billed_quantity = used;
-        part.basis = fmt::format("{} instance-hours while running", format_number(used));
+        part.basis = fmt::format("{} instance-hours while running", shown(used));
     }
     part.total_micros = multiply_money(rate.micros, part.billed_quantity).value_or(-1);
     return part;
@@ -221,16 +225,14 @@ QuoteResult price_offer(const Offer& offer,
                                 offer.instance->id,
                                 offer.prices->region,
                                 plan_flag_name(share.plan),
-                                estimate_missing ? " and no rule to estimate it"
-                                                 : " (--estimate-missing estimates it from "
-                                                   "a documented discount)")};
+                                estimate_missing ? " and no rule to estimate it" : "")};
         }
         quote.parts.push_back(price_part(share, *rate, usage, spot));
         const std::int64_t part = quote.parts.back().total_micros;
         if (part < 0 || quote.total_micros > std::numeric_limits<std::int64_t>::max() - part) {
             return {std::nullopt,
-                    "the total is beyond what gpuadvisor can count (9.2e12 "
-                    "currency units): check the usage"};
+                    "the total is beyond what gpuadvisor can count (9.2e12 currency units)",
+                    true};
         }
         quote.total_micros += part;
     }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace gpuadvisor {
@@ -134,12 +135,19 @@ TcoResult compare_tco(const TcoInput& in,
     TcoResult result;
     result.currency = in.currency;
     const InstanceType& instance = *in.offer->instance;
+    const double gpus = instance.gpu_count * in.usage.instances;
     result.server = in.server;
-    if (result.server == nullptr) {
+    if (result.server == nullptr) { // the cheapest purchase that holds the GPUs
+        std::optional<std::int64_t> best;
         for (const Server& server : data.servers) {
-            if (server.gpu == instance.gpu) {
+            const auto unit = fx.convert(server.price_micros, server.currency, "USD");
+            if (server.gpu != instance.gpu || !unit) {
+                continue;
+            }
+            const auto cost = multiply_money(*unit, std::ceil(gpus / server.gpus - 1e-9));
+            if (cost && (!best || *cost < *best)) {
+                best = cost;
                 result.server = &server;
-                break;
             }
         }
     }
@@ -170,53 +178,76 @@ TcoResult compare_tco(const TcoInput& in,
         return result;
     }
     result.cloud_total = *cloud_total;
-    const double gpus = instance.gpu_count * in.usage.instances;
     result.servers = static_cast<int>(std::ceil(gpus / result.server->gpus - 1e-9));
     const double servers = result.servers;
     const double years = in.usage.period_hours / k_hours_per_year;
     const double months = in.usage.period_hours / k_hours_per_month;
-    const std::int64_t hardware = *multiply_money(*unit_price, servers);
-    const std::int64_t network = *multiply_money(hardware, data.get("network_storage_share"));
+    const auto hardware_checked = multiply_money(*unit_price, servers);
+    const auto network_checked =
+        hardware_checked ? multiply_money(*hardware_checked, data.get("network_storage_share"))
+                         : std::nullopt;
+    if (!network_checked) {
+        result.error = "the purchase is beyond what gpuadvisor can count: lower --count";
+        result.too_large = true;
+        return result;
+    }
+    const std::int64_t hardware = *hardware_checked;
+    const std::int64_t network = *network_checked;
     result.cash_outlay = hardware + network;
     const double depreciated = std::min(1.0, years / data.get("depreciation_years"));
     const double kw = servers * result.server->power_kw;
     const double energy_kwh =
         kw * data.get("power_load_factor") * data.get("pue") * in.usage.period_hours;
-    const auto line = [&](std::string item, std::int64_t micros, std::string basis) {
-        result.own.push_back({std::move(item), micros, std::move(basis)});
-        result.own_total += micros;
+    bool overflow = false;
+    const auto line = [&](std::string item, std::optional<std::int64_t> micros, std::string basis) {
+        if (!micros || result.own_total > std::numeric_limits<std::int64_t>::max() - *micros) {
+            overflow = true;
+            return;
+        }
+        result.own.push_back({std::move(item), *micros, std::move(basis)});
+        result.own_total += *micros;
     };
     line("servers (depreciated)",
-         *multiply_money(hardware, depreciated),
+         multiply_money(hardware, depreciated),
          fmt::format("{} x {} ({} of its {} GPUs used) at {}; {} of {} years' straight-line "
                      "depreciation",
-                     result.servers, result.server->id, format_number(gpus),
+                     result.servers,
+                     result.server->id,
+                     format_number(gpus),
                      result.servers * result.server->gpus,
                      format_micros(*unit_price, 2),
                      format_number(years),
                      format_number(data.get("depreciation_years"))));
     line("network and storage (depreciated)",
-         *multiply_money(network, depreciated),
+         multiply_money(network, depreciated),
          fmt::format("{}% of the servers' price",
                      format_number(data.get("network_storage_share") * 100)));
     line("power",
-         *multiply_money(*kwh, energy_kwh),
+         multiply_money(*kwh, energy_kwh),
          fmt::format("{} kW max x {} load x PUE {} x {} h, {} market",
-                     format_number(kw),
+                     format_number(std::round(kw * 1000) / 1000),
                      format_number(data.get("power_load_factor")),
                      format_number(data.get("pue")),
                      format_number(in.usage.period_hours),
                      in.electricity->market));
     line("space (colocation)",
-         *multiply_money(*usd(data.get("colocation_per_kw_month")), kw * months),
-         fmt::format("{} kW contracted x {} months", format_number(kw), format_number(months)));
+         multiply_money(*usd(data.get("colocation_per_kw_month")), kw * months),
+         fmt::format("{} kW contracted x {} months",
+                     format_number(std::round(kw * 1000) / 1000),
+                     format_number(months)));
     line("operations",
-         *multiply_money(*usd(data.get("operations_per_server_year")), servers * years),
+         multiply_money(*usd(data.get("operations_per_server_year")), servers * years),
          fmt::format("{} server-years", format_number(servers * years)));
     line("maintenance",
-         *multiply_money(hardware, data.get("maintenance_share_per_year") * years),
+         multiply_money(hardware, data.get("maintenance_share_per_year") * years),
          fmt::format("{}% of the price a year",
                      format_number(data.get("maintenance_share_per_year") * 100)));
+    if (overflow) {
+        result.error = "the cost of owning is beyond what gpuadvisor can count (9.2e12 currency "
+                       "units): lower --count or --years";
+        result.too_large = true;
+        return result;
+    }
     // Owned servers cost the same at any utilisation; on-demand and spot scale with it.
     const bool scales_with_use = std::all_of(in.mix.begin(), in.mix.end(), [](const PlanShare& p) {
         return p.plan == Plan::on_demand || p.plan == Plan::spot;
@@ -226,9 +257,9 @@ TcoResult compare_tco(const TcoInput& in,
             static_cast<double>(result.own_total) /
             (static_cast<double>(result.cloud_total) / in.usage.utilization);
     }
+    const double depreciated_capital = static_cast<double>(hardware + network) * depreciated;
     const double running_monthly =
-        static_cast<double>(result.own_total - *multiply_money(hardware + network, depreciated)) /
-        months;
+        (static_cast<double>(result.own_total) - depreciated_capital) / months;
     const double savings_monthly =
         static_cast<double>(result.cloud_total) / months - running_monthly;
     if (savings_monthly > 0) {

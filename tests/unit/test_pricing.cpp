@@ -71,6 +71,15 @@ TEST_CASE("reserved is billed for the whole term, used or not") {
     CHECK(two_years.parts[0].billed_quantity == 3 * 8760); // one 3-year term
 }
 
+TEST_CASE("reserved capacity does not shrink with utilisation") {
+    const Quote low = quote(offer("big.8x", "us-east-1"), {2, 8760, 0.1}, {{Plan::reserved_1y, 1}});
+    const Quote full = quote(offer("big.8x", "us-east-1"), {2, 8760, 1}, {{Plan::reserved_1y, 1}});
+    CHECK(low.parts[0].capacity == 2);
+    CHECK(low.total_micros == full.total_micros); // 2 x 8760 h x 19.22 either way
+    const Quote od = quote(offer("big.8x", "us-east-1"), {2, 8760, 0.1}, {{Plan::on_demand, 1}});
+    CHECK(od.total_micros < low.total_micros); // 10% is below the 58.6% break-even
+}
+
 TEST_CASE("spot adds the expected interruption overhead") {
     const SpotModel spot{0.05, 1, 0.25}; // 0.05 x (0.5 + 0.25) = 3.75%
     const Quote q = quote(offer("big.8x", "us-east-1"), {2, 730, 1}, {{Plan::spot, 1}}, spot);
@@ -105,8 +114,7 @@ TEST_CASE("a plan with no price is refused, or estimated from a documented rule 
     const std::vector<PlanShare> reserved{{Plan::reserved_1y, 1}};
     const QuoteResult refused = price_offer(eu, {1, 730, 1}, reserved, {}, {}, false);
     CHECK_FALSE(refused.quote);
-    CHECK(refused.error == "big.8x in eu-west-1 has no reserved-1y price (--estimate-missing "
-                           "estimates it from a documented discount)");
+    CHECK(refused.error == "big.8x in eu-west-1 has no reserved-1y price");
     const std::vector<EstimateRule> rules{
         {"doc-reserved-1y-45", Plan::reserved_1y, 0.45, {"any"}, "source document 000"}};
     const Quote q = quote(eu, {1, 730, 1}, reserved, {}, rules, true);
@@ -134,7 +142,7 @@ TEST_CASE("currency conversion uses the dated rates and names them") {
     CHECK(load.table.convert(1'000'000, "USD", "CNY") == 7'250'000);
     CHECK(load.table.convert(1'000'000, "USD", "USD") == 1'000'000);
     CHECK_FALSE(load.table.convert(1'000'000, "USD", "EUR"));
-    CHECK(load.table.describe("CNY", "USD") == "1 CNY = 0.137931 USD (test, 2025-02-28)");
+    CHECK(load.table.describe("CNY", "USD") == "1 CNY = 0.137931 USD (CNY: test, 2025-02-28)");
     const FxLoad bad = load_fx_text("fx.yaml",
                                     "schema_version: 1\nbase: USD\nrates:\n"
                                     "  - {currency: yuan, per_usd: -1, as_of: 2025-02-28, "
