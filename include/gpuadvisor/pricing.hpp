@@ -119,6 +119,18 @@ struct PricingLoad {
 PricingLoad load_pricing_data_text(const std::string& file, std::string_view text);
 const PricingData& builtin_pricing();
 
+// The cheapest mix for a usage: `interruptible_share` of the instance-hours may run on spot
+// (or any plan), the rest on any plan but spot; every combination the offer sells is priced
+// (term rounding included) and the cheapest kept. Term plans win at high utilisation,
+// on-demand at low, as their billing decides.
+QuoteResult cheapest_mix(const Offer& offer,
+                         const Usage& usage,
+                         double interruptible_share,
+                         const SpotModel& spot,
+                         std::span<const EstimateRule> rules,
+                         bool estimate_missing,
+                         std::vector<PlanShare>& chosen);
+
 // rate x quantity, exact: the quantity is taken to 0.001 and the result rounded half to even;
 // nullopt when the quantity is negative or not finite, or the product does not fit.
 std::optional<std::int64_t> multiply_money(std::int64_t rate_micros, double quantity);

@@ -30,8 +30,11 @@ std::optional<std::vector<std::string>> resolve_gpu_names(const Catalog& catalog
 
 // The one instance type `name` (any case) means, of `provider` if given; nullptr after
 // printing a usage error that names `flag` ("--instance") with a did-you-mean.
-const InstanceType* resolve_instance(const Catalog& catalog, std::string_view name,
-                                     std::string_view provider, std::string_view flag,
-                                     std::string_view command, Io& io);
+const InstanceType* resolve_instance(const Catalog& catalog,
+                                     std::string_view name,
+                                     std::string_view provider,
+                                     std::string_view flag,
+                                     std::string_view command,
+                                     Io& io);
 
 } // namespace gpuadvisor::cli

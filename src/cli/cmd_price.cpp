@@ -29,6 +29,7 @@ struct Options {
     std::string plan = "on-demand";
     std::string mix;
     bool estimate_missing = false;
+    double interruptible_share = 0;
     std::optional<double> interruptions_per_hour;
     std::optional<double> checkpoint_hours;
     std::optional<double> restart_hours;
@@ -43,7 +44,11 @@ SpotModel spot_model(const Options& o) {
     return spot;
 }
 
+// The mix asked for; empty for --mix auto.
 std::optional<std::vector<PlanShare>> read_mix(const Options& o, Io& io) {
+    if (o.mix == "auto") {
+        return std::vector<PlanShare>{};
+    }
     if (!o.mix.empty()) {
         MixParse mix = parse_mix(o.mix);
         if (!mix.error.empty()) {
@@ -86,8 +91,11 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
         o.months > 0 ? o.months * k_hours_per_month : (o.hours > 0 ? o.hours : k_hours_per_month);
     usage.utilization = o.utilization;
     const SpotModel spot = spot_model(o);
-    const bool uses_spot = std::any_of(
-        mix->begin(), mix->end(), [](const PlanShare& p) { return p.plan == Plan::spot; });
+    const bool auto_mix = mix->empty();
+    const bool uses_spot = auto_mix ? o.interruptible_share > 0
+                                    : std::any_of(mix->begin(), mix->end(), [](const PlanShare& p) {
+                                          return p.plan == Plan::spot;
+                                      });
     if (uses_spot && spot.overhead() >= 1) {
         return fail("price",
                     "usage",
@@ -111,15 +119,30 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
             }
         }
     }
-    PriceReport report{instance, usage, *mix, spot, currency, {}, {}};
+    PriceReport report;
+    report.instance = instance;
+    report.usage = usage;
+    report.mix = *mix;
+    report.spot = spot;
+    report.currency = currency;
+    report.auto_mix = auto_mix;
+    report.interruptible_share = o.interruptible_share;
     for (const PriceRow& row : instance->regions) {
-        report.regions.push_back({&row,
-                                  price_offer({instance, &row},
-                                              usage,
-                                              *mix,
-                                              spot,
-                                              builtin_pricing().rules,
-                                              o.estimate_missing)});
+        const Offer offer{instance, &row};
+        std::vector<PlanShare> chosen = *mix;
+        QuoteResult quote =
+            auto_mix ? cheapest_mix(offer,
+                                    usage,
+                                    o.interruptible_share,
+                                    spot,
+                                    builtin_pricing().rules,
+                                    o.estimate_missing,
+                                    chosen)
+                     : price_offer(
+                           offer, usage, *mix, spot, builtin_pricing().rules, o.estimate_missing);
+        const std::vector<PlanShare> on_demand{{Plan::on_demand, 1}};
+        QuoteResult baseline = price_offer(offer, usage, on_demand, spot, {}, false);
+        report.regions.push_back({&row, std::move(quote), std::move(chosen), std::move(baseline)});
     }
     sort_regions(report, builtin_fx());
     if (!o.region.empty()) {
@@ -198,8 +221,13 @@ void register_price(CLI::App& app, Registry registry) {
                     ->add_option("--mix",
                                  o->mix,
                                  "Shares of the instance-hours per plan: "
-                                 "reserved-1y=0.5,on-demand=0.2,spot=0.3")
-                    ->type_name("PLAN=SHARE,...");
+                                 "reserved-1y=0.5,on-demand=0.2,spot=0.3; or auto, the cheapest")
+                    ->type_name("PLAN=SHARE,...|auto");
+    price
+        ->add_option("--interruptible-share",
+                     o->interruptible_share,
+                     "With --mix auto: the share of the work that may run on spot (default 0)")
+        ->check(finite_range(0, 1));
     plan->excludes(mix);
     price->add_flag("--estimate-missing",
                     o->estimate_missing,
@@ -221,6 +249,7 @@ void register_price(CLI::App& app, Registry registry) {
         "  gpuadvisor price p4d.24xlarge --region us-east-1 --count 2 --months 12 --plan "
         "reserved-1y\n"
         "  gpuadvisor price p4d.24xlarge --mix reserved-1y=0.6,spot=0.4 --months 12\n"
+        "  gpuadvisor price p4d.24xlarge --mix auto --interruptible-share 0.3 --months 36\n"
         "  gpuadvisor price ecs.gn6i-c4g1.xlarge --months 3 --plan subscription --currency USD\n"
         "On-demand and spot are billed while running; reserved and subscription for whole\n"
         "terms. Exit 1 when the plan has no price there.");

@@ -217,8 +217,12 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
                          global.currency.empty() ? row->currency : global.currency};
     const TcoResult result = compare_tco(input, data, builtin_fx(), builtin_pricing());
     if (!result.error.empty()) {
-        return fail("tco", result.too_large ? "usage" : "no-price", result.error, "",
-                    result.too_large ? k_exit_usage : k_exit_negative, io);
+        return fail("tco",
+                    result.too_large ? "usage" : "no-price",
+                    result.error,
+                    "",
+                    result.too_large ? k_exit_usage : k_exit_negative,
+                    io);
     }
     print(result, input, o, io);
     return k_exit_ok;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <ostream>
 #include <tuple>
 
@@ -81,6 +82,22 @@ Json report_json(const PriceReport& report, const FxTable& fx) {
         {"reserved_1y", optional_share(quote.break_even_reserved_1y)},
         {"reserved_3y", optional_share(quote.break_even_reserved_3y)},
         {"subscription_monthly", optional_share(quote.break_even_subscription)}};
+    const auto& on_demand = report.chosen->all_on_demand.quote;
+    document["auto_mix"] =
+        report.auto_mix
+            ? Json{{"interruptible_share", report.interruptible_share},
+                   {"on_demand_total",
+                    on_demand ? Json(money_units(shown(
+                                    on_demand->total_micros, on_demand->currency, report, fx)))
+                              : Json(nullptr)},
+                   {"saving_vs_on_demand",
+                    on_demand && on_demand->total_micros > 0
+                        ? Json(std::round((1 - static_cast<double>(quote.total_micros) /
+                                                   static_cast<double>(on_demand->total_micros)) *
+                                          1000) /
+                               1000)
+                        : Json(nullptr)}}
+            : Json(nullptr);
     document["fx"] = report.currency.empty() || report.currency == quote.currency
                          ? Json(nullptr)
                          : Json(fx.describe(quote.currency, report.currency));
@@ -180,6 +197,18 @@ void print_price(const PriceReport& report, const FxTable& fx, Io& io) {
                           percent(quote.break_even_reserved_1y),
                           percent(quote.break_even_reserved_3y),
                           percent(quote.break_even_subscription));
+    const auto& on_demand = report.chosen->all_on_demand.quote;
+    if (report.auto_mix && on_demand && on_demand->total_micros > 0) {
+        io.out << fmt::format(
+            "Auto mix ({}% of the work interruptible): {:.1f}% below all "
+            "on-demand ({} {}).\n",
+            format_number(report.interruptible_share * 100),
+            (1 - static_cast<double>(quote.total_micros) /
+                     static_cast<double>(on_demand->total_micros)) *
+                100,
+            format_cents(shown(on_demand->total_micros, on_demand->currency, report, fx)),
+            currency);
+    }
     for (const PricedPart& part : quote.parts) {
         if (part.estimated) {
             io.out << fmt::format(

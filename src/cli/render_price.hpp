@@ -13,6 +13,8 @@ namespace gpuadvisor::cli {
 struct RegionQuote {
     const PriceRow* row = nullptr;
     QuoteResult result;
+    std::vector<PlanShare> mix; // the mix priced (the chosen one with --mix auto)
+    QuoteResult all_on_demand;  // the same usage all on-demand, for the saving
 };
 
 struct PriceReport {
@@ -21,6 +23,8 @@ struct PriceReport {
     std::vector<PlanShare> mix;
     SpotModel spot;
     std::string currency; // convert to this; empty: each row's own
+    bool auto_mix = false;
+    double interruptible_share = 0;
     std::vector<RegionQuote> regions;
     const RegionQuote* chosen = nullptr;
 };

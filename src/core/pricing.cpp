@@ -259,4 +259,46 @@ QuoteResult price_offer(const Offer& offer,
     return {std::move(quote), {}};
 }
 
+QuoteResult cheapest_mix(const Offer& offer,
+                         const Usage& usage,
+                         double interruptible_share,
+                         const SpotModel& spot,
+                         std::span<const EstimateRule> rules,
+                         bool estimate_missing,
+                         std::vector<PlanShare>& chosen) {
+    QuoteResult best{std::nullopt,
+                     fmt::format("{} in {} has no price for any plan",
+                                 offer.instance->id,
+                                 offer.prices->region)};
+    const double s = std::clamp(interruptible_share, 0.0, 1.0);
+    for (const Plan flexible : k_all_plans) {
+        for (const Plan steady : k_all_plans) {
+            if (steady == Plan::spot && s < 1) {
+                continue; // work that cannot be interrupted never runs on spot
+            }
+            std::vector<PlanShare> mix;
+            if (s > 0) {
+                mix.push_back({flexible, s});
+            }
+            if (s < 1) {
+                if (!mix.empty() && mix.front().plan == steady) {
+                    mix.front().share = 1;
+                } else {
+                    mix.push_back({steady, 1 - s});
+                }
+            }
+            QuoteResult quote = price_offer(offer, usage, mix, spot, rules, estimate_missing);
+            if (quote.too_large) {
+                return quote;
+            }
+            if (quote.quote &&
+                (!best.quote || quote.quote->total_micros < best.quote->total_micros)) {
+                best = std::move(quote);
+                chosen = mix;
+            }
+        }
+    }
+    return best;
+}
+
 } // namespace gpuadvisor

@@ -176,3 +176,20 @@ TEST_CASE("the shipped pricing data: only typical discounts estimate, provider r
     CHECK_FALSE(fx.diagnostics.has_errors());
     CHECK(fx.table.find("CNY") != nullptr);
 }
+
+TEST_CASE("--mix auto picks the cheapest plans for the usage") {
+    const Offer o = offer("big.8x", "us-east-1");
+    std::vector<PlanShare> chosen;
+    const QuoteResult busy = cheapest_mix(o, {1, 8760, 1}, 0, {}, {}, false, chosen);
+    REQUIRE(busy.quote);
+    REQUIRE(chosen.size() == 1);
+    CHECK(chosen[0].plan == Plan::reserved_1y); // 168,367.20 < 3y's whole term 304,059.60
+    CHECK(busy.quote->total_micros == 168'367'200'000);
+    const QuoteResult idle = cheapest_mix(o, {1, 8760, 0.3}, 0, {}, {}, false, chosen);
+    CHECK(chosen[0].plan == Plan::on_demand); // 30% is below the 58.6% break-even
+    CHECK(idle.quote->total_micros == *multiply_money(32'772'600, 2628));
+    cheapest_mix(o, {1, 8760, 1}, 0.5, {}, {}, false, chosen);
+    REQUIRE(chosen.size() == 2);
+    CHECK(chosen[0].plan == Plan::spot);        // the interruptible half
+    CHECK(chosen[1].plan == Plan::reserved_1y); // the steady half never runs on spot
+}
