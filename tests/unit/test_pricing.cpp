@@ -177,7 +177,7 @@ TEST_CASE("the shipped pricing data: only typical discounts estimate, provider r
     CHECK(fx.table.find("CNY") != nullptr);
 }
 
-TEST_CASE("--mix auto picks the cheapest plans for the usage") {
+TEST_CASE("the automatic mix picks the cheapest plans for the usage") {
     const Offer o = offer("big.8x", "us-east-1");
     std::vector<PlanShare> chosen;
     const QuoteResult busy = cheapest_mix(o, {1, 8760, 1}, 0, {}, {}, false, chosen);
