@@ -140,8 +140,11 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
                                     chosen)
                      : price_offer(
                            offer, usage, *mix, spot, builtin_pricing().rules, o.estimate_missing);
-        const std::vector<PlanShare> on_demand{{Plan::on_demand, 1}};
-        QuoteResult baseline = price_offer(offer, usage, on_demand, spot, {}, false);
+        QuoteResult baseline; // all on-demand, for the saving an automatic mix makes
+        if (auto_mix) {
+            const std::vector<PlanShare> on_demand{{Plan::on_demand, 1}};
+            baseline = price_offer(offer, usage, on_demand, spot, {}, false);
+        }
         report.regions.push_back({&row, std::move(quote), std::move(chosen), std::move(baseline)});
     }
     sort_regions(report, builtin_fx());

@@ -41,59 +41,51 @@ load_catalog(const CatalogSources& sources, const CheckOptions& checks, const Lo
     return load;
 }
 
+namespace {
+
+// A data file compiled in as text, loaded once; its errors were caught at build time, so one
+// here means a corrupt binary.
+template <class Load> auto checked(Load load, const char* file) {
+    if (load.diagnostics.has_errors()) {
+        throw std::logic_error(std::string("the built-in ") + file + " has errors");
+    }
+    return load;
+}
+
+} // namespace
+
 const ModelCatalog& builtin_models() {
-    static const ModelCatalog catalog = [] {
-        ModelLoad load = load_models_text("data/models.yaml", builtin_models_text());
-        if (load.diagnostics.has_errors()) {
-            throw std::logic_error("the built-in data/models.yaml has errors");
-        }
-        return std::move(load.catalog);
-    }();
+    static const ModelCatalog catalog =
+        checked(load_models_text("data/models.yaml", builtin_models_text()), "data/models.yaml")
+            .catalog;
     return catalog;
 }
 
 const Assumptions& builtin_assumptions() {
-    static const Assumptions assumptions = [] {
-        AssumptionsLoad load =
-            load_assumptions_text("data/assumptions.yaml", builtin_assumptions_text());
-        if (load.diagnostics.has_errors()) {
-            throw std::logic_error("the built-in data/assumptions.yaml has errors");
-        }
-        return std::move(load.assumptions);
-    }();
+    static const Assumptions assumptions =
+        checked(load_assumptions_text("data/assumptions.yaml", builtin_assumptions_text()),
+                "data/assumptions.yaml")
+            .assumptions;
     return assumptions;
 }
 
 const FxTable& builtin_fx() {
-    static const FxTable table = [] {
-        FxLoad load = load_fx_text("data/fx.yaml", builtin_fx_text());
-        if (load.diagnostics.has_errors()) {
-            throw std::logic_error("the built-in data/fx.yaml has errors");
-        }
-        return std::move(load.table);
-    }();
+    static const FxTable table =
+        checked(load_fx_text("data/fx.yaml", builtin_fx_text()), "data/fx.yaml").table;
     return table;
 }
 
 const PricingData& builtin_pricing() {
-    static const PricingData data = [] {
-        PricingLoad load = load_pricing_data_text("data/pricing.yaml", builtin_pricing_text());
-        if (load.diagnostics.has_errors()) {
-            throw std::logic_error("the built-in data/pricing.yaml has errors");
-        }
-        return std::move(load.data);
-    }();
+    static const PricingData data =
+        checked(load_pricing_data_text("data/pricing.yaml", builtin_pricing_text()),
+                "data/pricing.yaml")
+            .data;
     return data;
 }
 
 const TcoData& builtin_tco() {
-    static const TcoData data = [] {
-        TcoLoad load = load_tco_text("data/tco.yaml", builtin_tco_text());
-        if (load.diagnostics.has_errors()) {
-            throw std::logic_error("the built-in data/tco.yaml has errors");
-        }
-        return std::move(load.data);
-    }();
+    static const TcoData data =
+        checked(load_tco_text("data/tco.yaml", builtin_tco_text()), "data/tco.yaml").data;
     return data;
 }
 

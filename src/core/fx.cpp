@@ -86,7 +86,6 @@ FxLoad load_fx_text(const std::string& file, std::string_view text) {
     static constexpr std::array<std::string_view, 7> k_fields{
         "currency", "per_usd", "period", "as_of", "source", "confidence", "notes"};
     static constexpr std::array<std::string_view, 1> k_base{"USD"};
-    static constexpr std::array<std::string_view, 3> k_confidences{"high", "medium", "low"};
     if (!read.mapping(*document.root, "", "a currency-rates file", k_top)) {
         return load;
     }
@@ -103,14 +102,7 @@ FxLoad load_fx_text(const std::string& file, std::string_view text) {
             rate.currency = read.text(node, "currency", path, Need::required).value_or("");
             rate.per_usd =
                 read.number(node, "per_usd", path, Need::required, {1e-6, true, 1e7}).value_or(0);
-            rate.provenance.as_of = read.date(node, "as_of", path, Need::required).value_or(Date{});
-            rate.provenance.source = read.text(node, "source", path, Need::required).value_or("");
-            rate.provenance.confidence =
-                parse_confidence(
-                    read.one_of(node, "confidence", path, Need::optional, k_confidences)
-                        .value_or("high"))
-                    .value_or(Confidence::high);
-            rate.provenance.notes = read.text(node, "notes", path, Need::optional).value_or("");
+            rate.provenance = read.provenance(node, path);
             read.text(node, "period", path, Need::optional);
             if (rate.currency.size() != 3 ||
                 rate.currency.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ") !=

@@ -107,12 +107,7 @@ decode_model(FieldReader& read, const YamlNode& node, const std::string& path) {
         read.number(node, "flops_per_sample_g", path, Need::optional, {0, false, 1e9}).value_or(0);
     model.reference_input = read.text(node, "reference_input", path, Need::optional).value_or("");
     model.pretraining_tokens = read.number(node, "pretraining_tokens", path, Need::optional, count);
-    model.provenance.source = read.text(node, "source", path, Need::required).value_or("");
-    model.provenance.as_of = read.date(node, "as_of", path, Need::required).value_or(Date{});
-    model.provenance.confidence =
-        parse_confidence(read.text(node, "confidence", path, Need::optional).value_or("high"))
-            .value_or(Confidence::high);
-    model.provenance.notes = read.text(node, "notes", path, Need::optional).value_or("");
+    model.provenance = read.provenance(node, path);
     const bool transformer = model.layers > 0;
     if (transformer && (model.hidden_size == 0 || model.attention_heads == 0)) {
         read.diagnostics().error(read.pos(node),

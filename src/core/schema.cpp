@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace gpuadvisor {
@@ -109,6 +110,19 @@ bool FieldReader::mapping(const YamlNode& node,
             std::move(hint));
     }
     return true;
+}
+
+Provenance FieldReader::provenance(const YamlNode& map, std::string_view path) {
+    static constexpr std::array<std::string_view, 3> k_confidences{"high", "medium", "low"};
+    Provenance result;
+    result.source = text(map, "source", path, Need::required).value_or("");
+    result.as_of = date(map, "as_of", path, Need::required).value_or(Date{});
+    result.confidence =
+        parse_confidence(
+            one_of(map, "confidence", path, Need::optional, k_confidences).value_or(""))
+            .value_or(Confidence::high);
+    result.notes = text(map, "notes", path, Need::optional).value_or("");
+    return result;
 }
 
 const YamlNode*

@@ -2,6 +2,7 @@
 // helpers every decoder uses (presence, type, strict numbers, ranges, enums, ids, dates).
 #pragma once
 
+#include "gpuadvisor/catalog.hpp"
 #include "gpuadvisor/date.hpp"
 #include "gpuadvisor/diagnostic.hpp"
 #include "yaml_reader.hpp"
@@ -59,6 +60,10 @@ class FieldReader {
                                       std::span<const std::string_view> allowed);
     std::optional<Date>
     date(const YamlNode& map, std::string_view key, std::string_view path, Need need);
+    // A fact's source and as_of (required), confidence (high, medium or low; default high)
+    // and notes, as every data file but the catalog writes them (the catalog inherits them).
+    Provenance provenance(const YamlNode& map, std::string_view path);
+
     // The raw value node if present and not null; reports missing/null for required fields.
     const YamlNode*
     value(const YamlNode& map, std::string_view key, std::string_view path, Need need);

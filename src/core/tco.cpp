@@ -47,17 +47,6 @@ constexpr std::array<std::string_view, 7> k_required_defaults{"pue",
                                                               "depreciation_years",
                                                               "maintenance_share_per_year"};
 
-Provenance provenance(FieldReader& read, const YamlNode& node, const std::string& path) {
-    Provenance p;
-    p.source = read.text(node, "source", path, Need::required).value_or("");
-    p.as_of = read.date(node, "as_of", path, Need::required).value_or(Date{});
-    p.confidence =
-        parse_confidence(read.text(node, "confidence", path, Need::optional).value_or("high"))
-            .value_or(Confidence::high);
-    p.notes = read.text(node, "notes", path, Need::optional).value_or("");
-    return p;
-}
-
 } // namespace
 
 TcoLoad load_tco_text(const std::string& file, std::string_view text) {
@@ -87,7 +76,7 @@ TcoLoad load_tco_text(const std::string& file, std::string_view text) {
             server.currency = read.text(node, "currency", path, Need::required).value_or("USD");
             server.power_kw =
                 read.number(node, "power_kw", path, Need::required, {0.01, true, 200}).value_or(1);
-            server.provenance = provenance(read, node, path);
+            server.provenance = read.provenance(node, path);
             load.data.servers.push_back(std::move(server));
         }
     }
@@ -102,7 +91,7 @@ TcoLoad load_tco_text(const std::string& file, std::string_view text) {
             power.market = read.id(node, "market", path, Need::required).value_or("");
             power.price_per_kwh_micros = read.money(node, "price_per_kwh", path).value_or(0);
             power.currency = read.text(node, "currency", path, Need::required).value_or("USD");
-            power.provenance = provenance(read, node, path);
+            power.provenance = read.provenance(node, path);
             load.data.electricity.push_back(std::move(power));
         }
     }

@@ -343,3 +343,19 @@ TEST_CASE("a profile file reads quantities with units, and flags override it") {
           "mean 'training'?\n3:1: error[unknown-field]: (top): 'tokns' is not a field of a "
           "workload profile\n  hint: did you mean 'tokens'?\n");
 }
+
+TEST_CASE("a model preset's provenance is checked like every other data file's") {
+    const auto load = load_models_text("m.yaml", R"(schema_version: 1
+models:
+  - id: tiny
+    architecture: cnn
+    parameters: 1000
+    flops_per_sample_g: 1
+    source: "x"
+    as_of: 2024-01-01
+    confidence: hgh
+)");
+    CHECK(test::describe(load.diagnostics) ==
+          "9:17: error[bad-value]: models[0].confidence: 'hgh' is not an accepted value\n"
+          "  hint: did you mean 'high'?\n");
+}
