@@ -123,6 +123,23 @@ struct InstanceType {
     bool operator==(const InstanceType&) const = default;
 };
 
+// A negotiated discount from a user's catalog file: a share off the list price of every offer
+// and plan it covers (docs/catalog-format.md, "Discounts"). Empty lists and names cover all.
+struct Discount {
+    std::string id;
+    std::string provider;
+    std::vector<Plan> plans;
+    std::string family;
+    std::string instance;
+    std::vector<std::string> regions;
+    std::int64_t off_ppm = 0; // parts per million off the list price: 12% is 120000
+    std::optional<Date> expires;
+    Provenance provenance;
+    SourcePos origin;
+
+    bool operator==(const Discount&) const = default;
+};
+
 // An instance type in one region: the unit the planner prices.
 struct Offer {
     const InstanceType* instance = nullptr;
@@ -134,12 +151,15 @@ class Catalog {
     Catalog() = default;
     Catalog(std::vector<Gpu> gpus,
             std::vector<Provider> providers,
-            std::vector<InstanceType> instances);
+            std::vector<InstanceType> instances,
+            std::vector<Discount> discounts = {});
 
     // Sorted: GPUs by id; providers by id; instances by provider, family, GPU count, id.
     const std::vector<Gpu>& gpus() const { return m_gpus; }
     const std::vector<Provider>& providers() const { return m_providers; }
     const std::vector<InstanceType>& instances() const { return m_instances; }
+    // Sorted by provider, then id.
+    const std::vector<Discount>& discounts() const { return m_discounts; }
     std::vector<Offer> offers() const;
 
     const Gpu* find_gpu(std::string_view id) const;           // canonical id, exact
@@ -157,6 +177,7 @@ class Catalog {
     std::vector<Gpu> m_gpus;
     std::vector<Provider> m_providers;
     std::vector<InstanceType> m_instances;
+    std::vector<Discount> m_discounts;
     std::map<std::string, std::size_t, std::less<>> m_gpu_by_name; // lower-case id/alias
 };
 

@@ -76,9 +76,13 @@ const std::optional<std::int64_t>& PriceRow::price(Plan plan) const {
 
 Catalog::Catalog(std::vector<Gpu> gpus,
                  std::vector<Provider> providers,
-                 std::vector<InstanceType> instances)
-    : m_gpus(std::move(gpus)), m_providers(std::move(providers)),
-      m_instances(std::move(instances)) {
+                 std::vector<InstanceType> instances,
+                 std::vector<Discount> discounts)
+    : m_gpus(std::move(gpus)), m_providers(std::move(providers)), m_instances(std::move(instances)),
+      m_discounts(std::move(discounts)) {
+    std::sort(m_discounts.begin(), m_discounts.end(), [](const Discount& a, const Discount& b) {
+        return std::tie(a.provider, a.id) < std::tie(b.provider, b.id);
+    });
     std::sort(m_gpus.begin(), m_gpus.end(), [](const Gpu& a, const Gpu& b) { return a.id < b.id; });
     std::sort(m_providers.begin(), m_providers.end(), [](const Provider& a, const Provider& b) {
         return a.id < b.id;

@@ -8,7 +8,7 @@ namespace gpuadvisor {
 
 namespace {
 
-constexpr std::string_view k_magic = "GPUADVC2";
+constexpr std::string_view k_magic = "GPUADVC3";
 
 // FNV-1a over 8-byte words (then the tail bytes): detects corruption, fast enough to run on
 // every start.
@@ -58,6 +58,11 @@ template <class Archive> void visit(Archive& a, InstanceType& i) {
     a(i.provider), a(i.id), a(i.family), a(i.gpu), a(i.gpu_count), a(i.gpu_memory_gb);
     a(i.vcpus), a(i.memory_gb), a(i.network_gbps), a(i.rdma), a(i.nvlink), a(i.local_storage_gb);
     a(i.provenance), a(i.regions), a(i.origin), a(i.gpu_pos);
+}
+
+template <class Archive> void visit(Archive& a, Discount& d) {
+    a(d.id), a(d.provider), a(d.plans), a(d.family), a(d.instance), a(d.regions), a(d.off_ppm);
+    a(d.expires), a(d.provenance), a(d.origin);
 }
 
 template <class T>
@@ -190,6 +195,7 @@ std::string serialize_catalog(const Catalog& catalog) {
     payload(catalog.gpus());
     payload(catalog.providers());
     payload(catalog.instances());
+    payload(catalog.discounts());
     Writer table;
     table(static_cast<std::uint32_t>(payload.strings.size()));
     for (const std::string& text : payload.strings) {
@@ -219,13 +225,16 @@ std::optional<Catalog> deserialize_catalog(std::string_view bytes) {
     std::vector<Gpu> gpus;
     std::vector<Provider> providers;
     std::vector<InstanceType> instances;
+    std::vector<Discount> discounts;
     reader(gpus);
     reader(providers);
     reader(instances);
+    reader(discounts);
     if (!reader.ok() || !reader.at_end()) {
         return std::nullopt;
     }
-    return Catalog(std::move(gpus), std::move(providers), std::move(instances));
+    return Catalog(
+        std::move(gpus), std::move(providers), std::move(instances), std::move(discounts));
 }
 
 } // namespace gpuadvisor

@@ -1,5 +1,6 @@
 #include "catalog_checks.hpp"
 
+#include "discount_decode.hpp"
 #include "gpuadvisor/spelling.hpp"
 
 #include <fmt/format.h>
@@ -324,6 +325,28 @@ void seed_from_base(const Catalog& base,
     }
 }
 
+// Every discount, later files replacing earlier ones of the same id.
+std::vector<Discount> merge_discounts(const Catalog* base,
+                                      std::vector<CatalogFragment>& fragments) {
+    std::vector<Discount> merged;
+    const auto add = [&](Discount discount) {
+        std::erase_if(merged,
+                      [&](const Discount& d) { return to_lower(d.id) == to_lower(discount.id); });
+        merged.push_back(std::move(discount));
+    };
+    if (base != nullptr) {
+        for (const Discount& discount : base->discounts()) {
+            add(discount);
+        }
+    }
+    for (CatalogFragment& fragment : fragments) {
+        for (Discount& discount : fragment.discounts) {
+            add(std::move(discount));
+        }
+    }
+    return merged;
+}
+
 } // namespace
 
 Catalog merge_fragments(const Catalog* base,
@@ -405,7 +428,10 @@ Catalog merge_fragments(const Catalog* base,
     for (auto& [id, state] : providers) {
         provider_list.push_back(std::move(state.provider));
     }
-    return Catalog(std::move(gpus), std::move(provider_list), std::move(instance_list));
+    std::vector<Discount> discounts = check_discounts(
+        merge_discounts(base, fragments), provider_list, instance_list, options.today, diagnostics);
+    return Catalog(
+        std::move(gpus), std::move(provider_list), std::move(instance_list), std::move(discounts));
 }
 
 } // namespace gpuadvisor

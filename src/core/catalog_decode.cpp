@@ -1,5 +1,6 @@
 #include "catalog_decode.hpp"
 
+#include "discount_decode.hpp"
 #include "schema.hpp"
 
 #include <fmt/format.h>
@@ -12,8 +13,8 @@ namespace gpuadvisor {
 
 namespace {
 
-constexpr std::array<std::string_view, 4> k_top_fields{
-    "schema_version", "gpus", "provider", "instances"};
+constexpr std::array<std::string_view, 5> k_top_fields{
+    "schema_version", "gpus", "provider", "instances", "discounts"};
 constexpr std::array<std::string_view, 26> k_gpu_fields{"id",
                                                         "aliases",
                                                         "vendor",
@@ -446,6 +447,17 @@ CatalogFragment Decoder::decode(const YamlNode& root) {
         }
     }
     check_unique(ids, "instance type");
+    ids.clear();
+    if (const auto* discounts = m_read.list(root, "discounts", "", Need::optional)) {
+        for (std::size_t i = 0; i < discounts->size(); ++i) {
+            const std::string path = entry_path("discounts", i, (*discounts)[i], "id");
+            if (auto discount = decode_discount(m_read, (*discounts)[i], path)) {
+                ids.emplace_back(discount->id, discount->origin);
+                fragment.discounts.push_back(std::move(*discount));
+            }
+        }
+    }
+    check_unique(ids, "discount");
     return fragment;
 }
 
@@ -453,7 +465,7 @@ CatalogFragment Decoder::decode(const YamlNode& root) {
 
 CatalogFragment decode_catalog(const YamlDocument& document, Diagnostics& diagnostics) {
     if (!document.root) {
-        return CatalogFragment{document.file, {}, std::nullopt, {}};
+        return CatalogFragment{document.file, {}, std::nullopt, {}, {}};
     }
     Decoder decoder(document.file, diagnostics);
     return decoder.decode(*document.root);

@@ -50,6 +50,7 @@ struct CatalogFragment {
     std::vector<GpuInput> gpus;
     std::optional<ProviderInput> provider;
     std::vector<InstanceInput> instances;
+    std::vector<Discount> discounts;
 };
 
 // Decodes a parsed document. Entries with errors are left out; every error is reported.

@@ -124,19 +124,44 @@ gpus:
 }
 
 TEST_CASE("the binary form round-trips and detects corruption") {
-    const Catalog& catalog = test::test_catalog();
+    const CatalogLoad load = load_catalog_over(
+        &test::test_catalog(), {test::fixture("discounts")}, test::fixed_checks());
+    REQUIRE(test::describe(load.diagnostics).empty());
+    const Catalog& catalog = load.catalog;
+    REQUIRE(catalog.discounts().size() == 2);
     const std::string bytes = serialize_catalog(catalog);
     const auto back = deserialize_catalog(bytes);
     REQUIRE(back);
     CHECK(back->gpus() == catalog.gpus());
     CHECK(back->providers() == catalog.providers());
     CHECK(back->instances() == catalog.instances());
+    CHECK(back->discounts() == catalog.discounts());
     std::string corrupt = bytes;
     corrupt[corrupt.size() / 2] ^= 0x5A;
     CHECK_FALSE(deserialize_catalog(corrupt));
     CHECK_FALSE(deserialize_catalog(bytes.substr(0, bytes.size() - 3)));
     CHECK_FALSE(deserialize_catalog("GPUADVC1"));
     CHECK_FALSE(deserialize_catalog(""));
+}
+
+TEST_CASE("discounts: later files replace the same id; each reference is checked") {
+    const std::vector<NamedText> texts{
+        {"a.yaml",
+         "schema_version: 1\ndiscounts:\n  - {id: edp, provider: testcloud, percent: 10, "
+         "source: a, as_of: 2025-01-01}\n"},
+        {"b.yaml",
+         "schema_version: 1\ndiscounts:\n  - {id: EDP, provider: testcloud, percent: 15, "
+         "plans: [spot], source: b, as_of: 2025-01-01}\n"}};
+    const CatalogLoad load =
+        load_catalog_texts(texts, test::fixed_checks(), {}, &test::test_catalog());
+    REQUIRE(test::describe(load.diagnostics).empty());
+    REQUIRE(load.catalog.discounts().size() == 1);
+    const Discount& edp = load.catalog.discounts()[0];
+    CHECK(edp.off_ppm == 150'000);
+    CHECK(edp.plans == std::vector<Plan>{Plan::spot});
+    CHECK(edp.origin.file == "b.yaml");
+    // The instances keep their list prices: a discount changes what is paid, not the data.
+    CHECK(load.catalog.instances() == test::test_catalog().instances());
 }
 
 TEST_CASE("the compiled built-in catalog equals data/ loaded through the slow path") {
