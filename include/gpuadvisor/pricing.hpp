@@ -4,6 +4,7 @@
 #pragma once
 
 #include "gpuadvisor/catalog.hpp"
+#include "gpuadvisor/date.hpp"
 #include "gpuadvisor/diagnostic.hpp"
 
 #include <optional>
@@ -16,14 +17,21 @@ namespace gpuadvisor {
 inline constexpr double k_hours_per_month = 730; // 8760 / 12
 inline constexpr double k_hours_per_year = 8760;
 
-// What is paid for: `instances` running `utilization` of a `period_hours` span.
+// What is paid for: `instances` over a `period_hours` span. A flat profile (baseline 0) runs
+// them all `utilization` of the span; a profile with a baseline keeps `baseline` instances
+// running the whole span and runs the rest (the bursts) `utilization` of it.
 struct Usage {
     double instances = 1;
     double period_hours = k_hours_per_month;
     double utilization = 1;
+    double baseline = 0;
 
-    double running_hours() const { return period_hours * utilization; }
-    double used_instance_hours() const { return instances * running_hours(); }
+    bool tiered() const { return baseline > 0 && baseline < instances; }
+    // Hours the configuration runs: the whole span once a baseline is always on.
+    double running_hours() const { return tiered() ? period_hours : period_hours * utilization; }
+    double used_instance_hours() const {
+        return baseline * period_hours + (instances - baseline) * period_hours * utilization;
+    }
 };
 
 // Expected extra run time on spot: interruptions per hour x (checkpoint interval / 2 + restart).
@@ -61,28 +69,50 @@ MixParse parse_mix(std::string_view text);
 std::optional<Plan> parse_plan(std::string_view text); // on-demand, spot, reserved-1y, ...
 std::string_view plan_flag_name(Plan plan);            // the flag spelling: on-demand, reserved-1y
 
-struct PricedPart {
-    Plan plan = Plan::on_demand;
-    double share = 1;
-    std::int64_t rate_micros = 0; // per instance-hour; per instance-month for subscription
+// Everything a price depends on besides the offer and the usage.
+struct PricingContext {
+    SpotModel spot;
+    std::span<const EstimateRule> rules; // used only when estimate_missing
+    bool estimate_missing = false;
+    std::span<const Discount> discounts; // negotiated, from the active catalog
+    Date today = today_utc();            // discounts past their `expires` are not applied
+};
+
+// A plan's rate on an offer: the list price (or an estimate of it), less any discount.
+struct Rate {
+    std::int64_t list_micros = 0; // per instance-hour; per instance-month for subscription
+    std::int64_t micros = 0;      // what is paid: list less the discount
     bool estimated = false;
-    std::string estimate_rule;  // the rule's id and source when estimated
+    std::string estimate_rule; // the rule's id and source when estimated
+    const Discount* discount = nullptr;
+};
+// nullopt: the plan is not sold there (and no rule may estimate it).
+std::optional<Rate> plan_rate(const Offer& offer, Plan plan, const PricingContext& context);
+
+struct PricedPart {
+    std::string tier; // "baseline" or "burst" in a profile with a baseline; else empty
+    Plan plan = Plan::on_demand;
+    double share = 1; // of the tier's used instance-hours
+    Rate rate;
     double billed_quantity = 0; // instance-hours (instance-months for subscription) billed
-    double capacity = 0;        // reserved / subscribed instances (term plans)
+    double instances = 0;       // the tier's instances x share (reserved or subscribed: capacity)
     std::int64_t total_micros = 0;
-    std::string basis; // how the quantity was reached, in words
+    std::int64_t list_total_micros = 0; // the same at the list rate
+    std::string basis;                  // how the quantity was reached, in words
 };
 
 struct Quote {
     std::string currency;
     std::vector<PricedPart> parts;
     std::int64_t total_micros = 0;
+    std::int64_t list_total_micros = 0; // before negotiated discounts
     double used_instance_hours = 0;
     double running_hours = 0;
     // Utilisation above which a term plan beats on-demand (nullopt: no price for one of them).
     std::optional<double> break_even_reserved_1y;
     std::optional<double> break_even_reserved_3y;
     std::optional<double> break_even_subscription;
+    std::vector<Plan> break_even_estimated; // term plans whose break-even uses an estimate
 };
 
 struct QuoteResult {
@@ -91,13 +121,31 @@ struct QuoteResult {
     bool too_large = false; // the usage gives a total beyond what money arithmetic holds
 };
 
-// Prices `usage` of one offer under `mix`. Rules are used only when `estimate_missing`.
+// Prices `usage` of one offer under `mix` (each tier of a profile with a baseline under the
+// same mix).
 QuoteResult price_offer(const Offer& offer,
                         const Usage& usage,
                         std::span<const PlanShare> mix,
-                        const SpotModel& spot,
-                        std::span<const EstimateRule> rules,
-                        bool estimate_missing);
+                        const PricingContext& context);
+
+// The documents' auto-release policy as a what-if: the on-demand and spot parts of a quote
+// at below-full utilisation, kept running the whole span (idle too) against released after
+// `idle_minutes` of each idle stretch.
+struct AutoReleasePolicy {
+    double utilization_threshold = 0.15;
+    double idle_minutes = 10;
+    double idle_stretches_per_day = 1;
+    std::string source;
+};
+struct AutoReleaseWhatIf {
+    double idle_stretches = 0;         // over the span, per instance
+    std::int64_t always_on_micros = 0; // the parts billed for the whole span
+    std::int64_t released_micros = 0;  // billed while running, plus each stretch's idle wait
+    std::int64_t saving_micros = 0;
+};
+// nullopt when no part is billed while running at below-full utilisation.
+std::optional<AutoReleaseWhatIf>
+auto_release_what_if(const Quote& quote, const Usage& usage, const AutoReleasePolicy& policy);
 
 // The pricing data (data/pricing.yaml): estimate rules, spot defaults, the documents'
 // auto-release policy.
@@ -109,8 +157,7 @@ struct PricingData {
     std::vector<EstimateRule> rules;
     SpotModel spot_defaults;
     std::vector<InterruptionBand> bands;
-    double auto_release_utilization = 0;
-    double auto_release_idle_minutes = 0;
+    AutoReleasePolicy auto_release;
 };
 struct PricingLoad {
     PricingData data;
@@ -121,15 +168,13 @@ const PricingData& builtin_pricing();
 
 // The cheapest mix for a usage: `interruptible_share` of the instance-hours may run on spot
 // (or any plan), the rest on any plan but spot; every combination the offer sells is priced
-// (term rounding included) and the cheapest kept. Term plans win at high utilisation,
-// on-demand at low, as their billing decides.
+// (term rounding included) and the cheapest kept, for each tier of a profile separately (the
+// baseline and the bursts). Term plans win at high utilisation, on-demand at low, as their
+// billing decides. The chosen plans are the quote's parts.
 QuoteResult cheapest_mix(const Offer& offer,
                          const Usage& usage,
                          double interruptible_share,
-                         const SpotModel& spot,
-                         std::span<const EstimateRule> rules,
-                         bool estimate_missing,
-                         std::vector<PlanShare>& chosen);
+                         const PricingContext& context);
 
 // rate x quantity, exact: the quantity is taken to 0.001 and the result rounded half to even;
 // nullopt when the quantity is negative or not finite, or the product does not fit.

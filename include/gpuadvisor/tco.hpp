@@ -63,6 +63,8 @@ struct TcoResult {
     std::int64_t own_total = 0;
     std::int64_t cash_outlay = 0;                 // purchase + network/storage, paid up front
     std::int64_t cloud_total = 0;                 // the plan or mix for the same usage
+    std::int64_t cloud_list_total = 0;            // the same before negotiated discounts
+    std::vector<const Discount*> discounts;       // the discounts the cloud side got
     std::optional<double> break_even_utilization; // cloud cost = own cost
     std::optional<double> payback_months;         // purchase recovered by monthly savings
     std::string error;
@@ -73,15 +75,12 @@ struct TcoInput {
     const Offer* offer = nullptr;
     Usage usage; // period = years x 8760 h
     std::vector<PlanShare> mix;
-    SpotModel spot;
+    PricingContext pricing;         // spot model and negotiated discounts (no estimates)
     const Server* server = nullptr; // null: the first server with the instance's GPU
     const Electricity* electricity = nullptr;
     std::string currency; // the comparison currency
 };
 
-TcoResult compare_tco(const TcoInput& input,
-                      const TcoData& data,
-                      const FxTable& fx,
-                      const PricingData& pricing);
+TcoResult compare_tco(const TcoInput& input, const TcoData& data, const FxTable& fx);
 
 } // namespace gpuadvisor

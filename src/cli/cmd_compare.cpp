@@ -41,16 +41,23 @@ std::optional<double> in_currency(const std::optional<std::int64_t>& micros,
     return converted ? std::optional<double>(money_units(*converted)) : std::nullopt;
 }
 
-// The cheapest on-demand offer (in USD) among rows, or in --region.
-const PriceRow* pick_row(const InstanceType& instance, const std::string& region) {
+// A plan's price on an item's offer as paid (after any negotiated discount).
+std::optional<Rate> rate_of(const Item& item, Plan plan, const PricingContext& pricing) {
+    return item.row != nullptr ? plan_rate({item.instance, item.row}, plan, pricing) : std::nullopt;
+}
+
+// The cheapest on-demand offer (in USD, as paid) among rows, or in --region.
+const PriceRow*
+pick_row(const InstanceType& instance, const std::string& region, const PricingContext& pricing) {
     const PriceRow* best = nullptr;
     std::int64_t best_usd = 0;
     for (const PriceRow& row : instance.regions) {
-        if ((!region.empty() && row.region != region) || !row.on_demand) {
+        const auto rate = plan_rate({&instance, &row}, Plan::on_demand, pricing);
+        if ((!region.empty() && row.region != region) || !rate) {
             continue;
         }
         const std::int64_t usd =
-            builtin_fx().convert(*row.on_demand, row.currency, "USD").value_or(*row.on_demand);
+            builtin_fx().convert(rate->micros, row.currency, "USD").value_or(rate->micros);
         if (best == nullptr || usd < best_usd) {
             best = &row;
             best_usd = usd;
@@ -60,15 +67,20 @@ const PriceRow* pick_row(const InstanceType& instance, const std::string& region
 }
 
 // For a GPU: the offer with the lowest on-demand price per GPU-hour anywhere in the catalog.
-Item cheapest_for_gpu(const Gpu& gpu, const Catalog& catalog, const std::string& region) {
+Item cheapest_for_gpu(const Gpu& gpu,
+                      const Catalog& catalog,
+                      const std::string& region,
+                      const PricingContext& pricing) {
     Item item{&gpu, nullptr, nullptr};
     double best = 0;
     for (const InstanceType& instance : catalog.instances()) {
         if (instance.gpu != gpu.id || instance.gpu_count < 1) {
             continue;
         }
-        const PriceRow* row = pick_row(instance, region);
-        const auto usd = row != nullptr ? in_currency(row->on_demand, *row, "USD") : std::nullopt;
+        const PriceRow* row = pick_row(instance, region, pricing);
+        const auto rate =
+            row != nullptr ? plan_rate({&instance, row}, Plan::on_demand, pricing) : std::nullopt;
+        const auto usd = rate ? in_currency(rate->micros, *row, "USD") : std::nullopt;
         if (usd && (item.row == nullptr || *usd / instance.gpu_count < best)) {
             item.instance = &instance;
             item.row = row;
@@ -87,13 +99,56 @@ struct Measure {
     std::string key;
     std::string label;
     std::vector<Json> values;
+    bool table_hides_when_null = false; // a row people need only when it says something
 };
 
-std::vector<Measure>
-measures(const std::vector<Item>& items, const std::string& currency, bool gpus_only) {
+// Each plan's price as paid; where a negotiated discount applies, its list price and the
+// discounts by name.
+void add_plan_prices(const std::vector<Item>& items,
+                     const std::string& currency,
+                     const PricingContext& pricing,
+                     std::vector<Measure>& result) {
+    Measure discounts{"discounts", "negotiated discounts", {}, true};
+    for (const Item& item : items) {
+        std::vector<std::string> ids;
+        for (const Plan plan : k_all_plans) {
+            const auto rate = rate_of(item, plan, pricing);
+            if (rate && rate->discount != nullptr &&
+                std::find(ids.begin(), ids.end(), rate->discount->id) == ids.end()) {
+                ids.push_back(rate->discount->id);
+            }
+        }
+        discounts.values.push_back(ids.empty() ? Json(nullptr)
+                                               : Json(fmt::format("{}", fmt::join(ids, ", "))));
+    }
+    for (const Plan plan : k_all_plans) {
+        const bool monthly = plan == Plan::subscription_monthly;
+        Measure paid{std::string(to_string(plan)),
+                     fmt::format("{} per {}", plan_flag_name(plan), monthly ? "month" : "hour"),
+                     {},
+                     false};
+        Measure list{std::string(to_string(plan)) + "_list", "... list price", {}, true};
+        for (const Item& item : items) {
+            const auto rate = rate_of(item, plan, pricing);
+            paid.values.push_back(
+                money(rate ? in_currency(rate->micros, *item.row, currency) : std::nullopt));
+            list.values.push_back(rate && rate->discount != nullptr
+                                      ? money(in_currency(rate->list_micros, *item.row, currency))
+                                      : Json(nullptr));
+        }
+        result.push_back(std::move(paid));
+        result.push_back(std::move(list));
+    }
+    result.push_back(std::move(discounts));
+}
+
+std::vector<Measure> measures(const std::vector<Item>& items,
+                              const std::string& currency,
+                              bool gpus_only,
+                              const PricingContext& pricing) {
     std::vector<Measure> result;
     const auto add = [&](std::string key, std::string label, auto value_of) {
-        Measure measure{std::move(key), std::move(label), {}};
+        Measure measure{std::move(key), std::move(label), {}, false};
         for (const Item& item : items) {
             measure.values.push_back(value_of(item));
         }
@@ -103,7 +158,9 @@ measures(const std::vector<Item>& items, const std::string& currency, bool gpus_
         if (i.row == nullptr) {
             return std::nullopt;
         }
-        const auto hourly = in_currency(i.row->on_demand, *i.row, currency);
+        const auto rate = rate_of(i, Plan::on_demand, pricing);
+        const auto hourly =
+            rate ? in_currency(rate->micros, *i.row, currency) : std::optional<double>();
         return hourly ? std::optional<double>(*hourly / i.instance->gpu_count) : std::nullopt;
     };
     const auto per = [&](const Item& i, std::optional<double> divisor) {
@@ -145,16 +202,7 @@ measures(const std::vector<Item>& items, const std::string& currency, bool gpus_
                                 : Json(nullptr);
     });
     if (!gpus_only) {
-        for (const Plan plan : k_all_plans) {
-            const bool monthly = plan == Plan::subscription_monthly;
-            add(std::string(to_string(plan)),
-                fmt::format("{} per {}", plan_flag_name(plan), monthly ? "month" : "hour"),
-                [&, plan](const Item& i) {
-                    return i.row != nullptr
-                               ? money(in_currency(i.row->price(plan), *i.row, currency))
-                               : Json(nullptr);
-                });
-        }
+        add_plan_prices(items, currency, pricing, result);
     }
     add("on_demand_per_gpu_hour", "on-demand per GPU-hour", [&](const Item& i) {
         return money(per_gpu_hour(i));
@@ -185,6 +233,7 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
     if (!catalog) {
         return k_exit_input;
     }
+    const PricingContext pricing{{}, {}, false, catalog->discounts(), today_utc()};
     std::vector<Item> items;
     bool all_gpus = true;
     for (const std::string& name : o.names) {
@@ -192,12 +241,13 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
         const auto gpus = catalog->match_gpus(name);
         if (instances.size() == 1 && gpus.empty()) {
             const InstanceType* instance = instances[0];
-            items.push_back(
-                {catalog->find_gpu(instance->gpu), instance, pick_row(*instance, o.region)});
+            items.push_back({catalog->find_gpu(instance->gpu),
+                             instance,
+                             pick_row(*instance, o.region, pricing)});
             all_gpus = false;
         } else if (!gpus.empty() && instances.empty()) {
             for (const Gpu* gpu : gpus) { // a family name compares all its variants
-                items.push_back(cheapest_for_gpu(*gpu, *catalog, o.region));
+                items.push_back(cheapest_for_gpu(*gpu, *catalog, o.region, pricing));
             }
         } else {
             const std::string hint = did_you_mean(catalog->gpu_names_near(name));
@@ -212,7 +262,7 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
                         io);
         }
     }
-    const std::vector<Measure> rows = measures(items, currency, all_gpus);
+    const std::vector<Measure> rows = measures(items, currency, all_gpus, pricing);
     if (io.format == OutputFormat::json) {
         Json document = json_document("compare");
         document["currency"] = currency;
@@ -235,6 +285,12 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
              Align::right});
     }
     for (const Measure& measure : rows) {
+        if (measure.table_hides_when_null &&
+            std::all_of(measure.values.begin(), measure.values.end(), [](const Json& value) {
+                return value.is_null();
+            })) {
+            continue;
+        }
         std::vector<std::string> cells{measure.label};
         for (const Json& value : measure.values) {
             cells.push_back(cell_text(value));

@@ -1,5 +1,5 @@
 // gpuadvisor price INSTANCE [--region R] [--count N] [--hours H | --months M]
-//                           [--plan P | --mix M] [--utilization U]
+//                           [--plan P | --mix M] [--utilization U] [--baseline B]
 #include "app.hpp"
 #include "catalog_options.hpp"
 #include "exit_status.hpp"
@@ -26,6 +26,8 @@ struct Options {
     double hours = 0;
     double months = 0;
     double utilization = 1;
+    double baseline = 0;
+    std::optional<double> idle_stretches_per_day;
     std::string plan = "on-demand";
     std::string mix;
     bool estimate_missing = false;
@@ -85,11 +87,22 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
     if (instance == nullptr || !mix) {
         return k_exit_usage;
     }
+    if (o.baseline > o.count) {
+        return fail("price",
+                    "usage",
+                    fmt::format("--baseline: {} instances always on is more than --count {}",
+                                format_number(o.baseline),
+                                format_number(o.count)),
+                    "--count is the peak: the baseline plus the bursts",
+                    k_exit_usage,
+                    io);
+    }
     Usage usage;
     usage.instances = o.count;
     usage.period_hours =
         o.months > 0 ? o.months * k_hours_per_month : (o.hours > 0 ? o.hours : k_hours_per_month);
     usage.utilization = o.utilization;
+    usage.baseline = o.baseline;
     const SpotModel spot = spot_model(o);
     const bool auto_mix = mix->empty();
     const bool uses_spot = auto_mix ? o.interruptible_share > 0
@@ -119,33 +132,29 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
             }
         }
     }
+    const PricingContext context{
+        spot, builtin_pricing().rules, o.estimate_missing, catalog->discounts(), today_utc()};
     PriceReport report;
     report.instance = instance;
     report.usage = usage;
     report.mix = *mix;
     report.spot = spot;
+    report.auto_release = builtin_pricing().auto_release;
+    report.auto_release.idle_stretches_per_day =
+        o.idle_stretches_per_day.value_or(report.auto_release.idle_stretches_per_day);
     report.currency = currency;
     report.auto_mix = auto_mix;
     report.interruptible_share = o.interruptible_share;
     for (const PriceRow& row : instance->regions) {
         const Offer offer{instance, &row};
-        std::vector<PlanShare> chosen = *mix;
-        QuoteResult quote =
-            auto_mix ? cheapest_mix(offer,
-                                    usage,
-                                    o.interruptible_share,
-                                    spot,
-                                    builtin_pricing().rules,
-                                    o.estimate_missing,
-                                    chosen)
-                     : price_offer(
-                           offer, usage, *mix, spot, builtin_pricing().rules, o.estimate_missing);
+        QuoteResult quote = auto_mix ? cheapest_mix(offer, usage, o.interruptible_share, context)
+                                     : price_offer(offer, usage, *mix, context);
         QuoteResult baseline; // all on-demand, for the saving an automatic mix makes
         if (auto_mix) {
             const std::vector<PlanShare> on_demand{{Plan::on_demand, 1}};
-            baseline = price_offer(offer, usage, on_demand, spot, {}, false);
+            baseline = price_offer(offer, usage, on_demand, {spot, {}, false, context.discounts});
         }
-        report.regions.push_back({&row, std::move(quote), std::move(chosen), std::move(baseline)});
+        report.regions.push_back({&row, std::move(quote), std::move(baseline)});
     }
     sort_regions(report, builtin_fx());
     if (!o.region.empty()) {
@@ -213,9 +222,23 @@ void register_price(CLI::App& app, Registry registry) {
                        ->check(finite_range(0.001, 1200));
     hours->excludes(months);
     price
-        ->add_option(
-            "--utilization", o->utilization, "Share of the span the instances run, 0-1 (default 1)")
+        ->add_option("--utilization",
+                     o->utilization,
+                     "Share of the span the instances run, 0-1 (default 1); with --baseline, "
+                     "the bursts' share")
         ->check(finite_range(0.0001, 1));
+    price
+        ->add_option("--baseline",
+                     o->baseline,
+                     "Instances of --count running the whole span; the rest burst at "
+                     "--utilization (default 0)")
+        ->check(whole_range(0, 1e6));
+    price
+        ->add_option("--idle-stretches-per-day",
+                     o->idle_stretches_per_day,
+                     "Idle stretches a day per instance, for the auto-release what-if "
+                     "(default: data/pricing.yaml)")
+        ->check(finite_range(0, 1440));
     auto* plan =
         price->add_option("--plan", o->plan, "One plan for all of it (default on-demand)")
             ->check(one_of({"on-demand", "spot", "reserved-1y", "reserved-3y", "subscription"}))
@@ -253,6 +276,8 @@ void register_price(CLI::App& app, Registry registry) {
         "reserved-1y\n"
         "  gpuadvisor price p4d.24xlarge --mix reserved-1y=0.6,spot=0.4 --months 12\n"
         "  gpuadvisor price p4d.24xlarge --mix auto --interruptible-share 0.3 --months 36\n"
+        "  gpuadvisor price p4d.24xlarge --mix auto --count 6 --baseline 2 --utilization 0.25 "
+        "--months 12\n"
         "  gpuadvisor price ecs.gn6i-c4g1.xlarge --months 3 --plan subscription --currency USD\n"
         "On-demand and spot are billed while running; reserved and subscription for whole\n"
         "terms. Exit 1 when the plan has no price there.");

@@ -2,6 +2,7 @@
 #include "app.hpp"
 #include "catalog_options.hpp"
 #include "exit_status.hpp"
+#include "gpuadvisor/discounts.hpp"
 #include "gpuadvisor/fx.hpp"
 #include "gpuadvisor/spelling.hpp"
 #include "gpuadvisor/tco.hpp"
@@ -68,6 +69,14 @@ void print(const TcoResult& r, const TcoInput& in, const Options& o, Io& io) {
         document["own_total"] = {{"currency", r.currency}, {"total", money_units(r.own_total)}};
         document["cash_outlay"] = {{"currency", r.currency}, {"total", money_units(r.cash_outlay)}};
         document["cloud_total"] = {{"currency", r.currency}, {"total", money_units(r.cloud_total)}};
+        document["cloud_list_total"] = {{"currency", r.currency},
+                                        {"total", money_units(r.cloud_list_total)}};
+        document["discounts"] = Json::array();
+        for (const Discount* discount : r.discounts) {
+            document["discounts"].push_back({{"id", discount->id},
+                                             {"percent", discount_percent(*discount)},
+                                             {"source", discount->provenance.source}});
+        }
         document["cloud_saving"] =
             cloud > 0 ? Json(std::round((1 - cloud / own) * 1000) / 1000) : Json(nullptr);
         document["break_even_utilization"] =
@@ -120,6 +129,13 @@ void print(const TcoResult& r, const TcoInput& in, const Options& o, Io& io) {
                                               "cloud bills.\n",
                                               *r.payback_months)
                                 : std::string("The purchase never pays back at this usage.\n"));
+    for (const Discount* discount : r.discounts) {
+        io.out << "Cloud discount " << terminal_safe(describe_discount(*discount)) << '\n';
+    }
+    if (!r.discounts.empty()) {
+        io.out << fmt::format(
+            "Cloud at list price: {} {}.\n", format_cents(r.cloud_list_total), r.currency);
+    }
     io.out << fmt::format("Server {} priced at {} {} as of {} ({} confidence); every default "
                           "and its source: data/tco.yaml.\n",
                           r.server->id,
@@ -158,6 +174,8 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
     }
     // The region (or --region) where the plan is sold and costs least, compared in USD.
     const Usage usage{o.count, o.years * k_hours_per_year, o.utilization};
+    const PricingContext context{
+        builtin_pricing().spot_defaults, {}, false, catalog->discounts(), today_utc()};
     const PriceRow* row = nullptr;
     std::int64_t best_usd = 0;
     std::string why =
@@ -166,8 +184,7 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
         if (!o.region.empty() && candidate.region != o.region) {
             continue;
         }
-        const QuoteResult quote = price_offer(
-            {&instance, &candidate}, usage, mix, builtin_pricing().spot_defaults, {}, false);
+        const QuoteResult quote = price_offer({&instance, &candidate}, usage, mix, context);
         const auto usd =
             quote.quote
                 ? builtin_fx().convert(quote.quote->total_micros, quote.quote->currency, "USD")
@@ -211,11 +228,11 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
     const TcoInput input{&offer,
                          usage,
                          mix,
-                         builtin_pricing().spot_defaults,
+                         context,
                          server,
                          electricity,
                          global.currency.empty() ? row->currency : global.currency};
-    const TcoResult result = compare_tco(input, data, builtin_fx(), builtin_pricing());
+    const TcoResult result = compare_tco(input, data, builtin_fx());
     if (!result.error.empty()) {
         return fail("tco",
                     result.too_large ? "usage" : "no-price",

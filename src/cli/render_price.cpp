@@ -1,5 +1,6 @@
 #include "render_price.hpp"
 
+#include "gpuadvisor/discounts.hpp"
 #include "output.hpp"
 #include "render_table.hpp"
 #include "text.hpp"
@@ -37,8 +38,55 @@ Json optional_share(const std::optional<double>& value) {
     return value ? Json(std::round(*value * 10000) / 10000) : Json(nullptr);
 }
 
-std::string percent(const std::optional<double>& value) {
-    return value ? fmt::format("{:.1f}%", *value * 100) : std::string("-");
+std::string percent(const std::optional<double>& value, Plan plan, const Quote& quote) {
+    const auto& estimated = quote.break_even_estimated;
+    return value
+               ? fmt::format("{:.1f}%{}",
+                             *value * 100,
+                             std::find(estimated.begin(), estimated.end(), plan) != estimated.end()
+                                 ? " (estimated)"
+                                 : "")
+               : std::string("-");
+}
+
+Json discount_json(const Discount* discount) {
+    if (discount == nullptr) {
+        return nullptr;
+    }
+    return {
+        {"id", discount->id},
+        {"percent", discount_percent(*discount)},
+        {"source", discount->provenance.source},
+        {"defined_at",
+         fmt::format(
+             "{}:{}:{}", discount->origin.file, discount->origin.line, discount->origin.column)}};
+}
+
+Json part_json(const PricedPart& part,
+               const Quote& quote,
+               const PriceReport& report,
+               const FxTable& fx) {
+    const std::string currency = shown_currency(quote.currency, report);
+    const bool monthly = part.plan == Plan::subscription_monthly;
+    Json rate{{"currency", currency}};
+    rate[monthly ? "per_month" : "per_hour"] =
+        money_units(shown(part.rate.micros, quote.currency, report, fx));
+    return {{"tier", part.tier.empty() ? Json(nullptr) : Json(part.tier)},
+            {"plan", plan_flag_name(part.plan)},
+            {"share", part.share},
+            {"rate", rate},
+            {"list_rate",
+             {{"currency", quote.currency}, {"value", money_units(part.rate.list_micros)}}},
+            {"discount", discount_json(part.rate.discount)},
+            {"estimated", part.rate.estimated},
+            {"estimate_rule", part.rate.estimated ? Json(part.rate.estimate_rule) : Json(nullptr)},
+            {monthly ? "billed_instance_months" : "billed_instance_hours", part.billed_quantity},
+            {"basis", part.basis},
+            {"cost",
+             money_json(shown(part.total_micros, quote.currency, report, fx),
+                        quote.running_hours,
+                        currency)},
+            {"list_total", money_units(shown(part.list_total_micros, quote.currency, report, fx))}};
 }
 
 Json report_json(const PriceReport& report, const FxTable& fx) {
@@ -54,34 +102,40 @@ Json report_json(const PriceReport& report, const FxTable& fx) {
                          {"period_hours", report.usage.period_hours},
                          {"utilization", report.usage.utilization},
                          {"running_hours", report.usage.running_hours()},
-                         {"used_instance_hours", report.usage.used_instance_hours()}};
+                         {"used_instance_hours", report.usage.used_instance_hours()},
+                         {"baseline", report.usage.baseline}};
     document["parts"] = Json::array();
     for (const PricedPart& part : quote.parts) {
-        const bool monthly = part.plan == Plan::subscription_monthly;
-        Json rate{{"currency", currency}};
-        rate[monthly ? "per_month" : "per_hour"] =
-            money_units(shown(part.rate_micros, quote.currency, report, fx));
-        document["parts"].push_back(
-            {{"plan", plan_flag_name(part.plan)},
-             {"share", part.share},
-             {"rate", rate},
-             {"list_rate",
-              {{"currency", quote.currency}, {"value", money_units(part.rate_micros)}}},
-             {"estimated", part.estimated},
-             {"estimate_rule", part.estimated ? Json(part.estimate_rule) : Json(nullptr)},
-             {monthly ? "billed_instance_months" : "billed_instance_hours", part.billed_quantity},
-             {"basis", part.basis},
-             {"cost",
-              money_json(shown(part.total_micros, quote.currency, report, fx),
-                         quote.running_hours,
-                         currency)}});
+        document["parts"].push_back(part_json(part, quote, report, fx));
     }
     document["cost"] = money_json(
         shown(quote.total_micros, quote.currency, report, fx), quote.running_hours, currency);
+    document["list_cost"] = money_json(
+        shown(quote.list_total_micros, quote.currency, report, fx), quote.running_hours, currency);
+    document["discount_saving"] = money_units(
+        shown(quote.list_total_micros - quote.total_micros, quote.currency, report, fx));
+    const auto release = auto_release_what_if(quote, report.usage, report.auto_release);
+    document["auto_release"] =
+        release ? Json{{"utilization_threshold", report.auto_release.utilization_threshold},
+                       {"idle_minutes", report.auto_release.idle_minutes},
+                       {"idle_stretches_per_day", report.auto_release.idle_stretches_per_day},
+                       {"idle_stretches", release->idle_stretches},
+                       {"always_on_total",
+                        money_units(shown(release->always_on_micros, quote.currency, report, fx))},
+                       {"with_release_total",
+                        money_units(shown(release->released_micros, quote.currency, report, fx))},
+                       {"saving",
+                        money_units(shown(release->saving_micros, quote.currency, report, fx))},
+                       {"source", report.auto_release.source}}
+                : Json(nullptr);
     document["break_even_utilization"] = {
         {"reserved_1y", optional_share(quote.break_even_reserved_1y)},
         {"reserved_3y", optional_share(quote.break_even_reserved_3y)},
         {"subscription_monthly", optional_share(quote.break_even_subscription)}};
+    document["break_even_estimated"] = Json::array();
+    for (const Plan plan : quote.break_even_estimated) {
+        document["break_even_estimated"].push_back(plan_flag_name(plan));
+    }
     const auto& on_demand = report.chosen->all_on_demand.quote;
     document["auto_mix"] =
         report.auto_mix
@@ -117,6 +171,160 @@ Json report_json(const PriceReport& report, const FxTable& fx) {
     return document;
 }
 
+std::string usage_text(const Usage& usage) {
+    if (usage.tiered()) {
+        return fmt::format("{} instance(s) always on and {} bursting {}% of {} h",
+                           format_number(usage.baseline),
+                           format_number(usage.instances - usage.baseline),
+                           format_number(usage.utilization * 100),
+                           format_number(usage.period_hours));
+    }
+    return fmt::format(
+        "{} instance(s), {} h at {}%",
+        format_number(usage.instances),
+        format_number(usage.period_hours),
+        format_number(usage.baseline >= usage.instances ? 100 : usage.utilization * 100));
+}
+
+Table parts_table(const Quote& quote, const PriceReport& report, const FxTable& fx) {
+    const std::string currency = shown_currency(quote.currency, report);
+    const bool tiered = report.usage.tiered();
+    const bool discounted = std::any_of(quote.parts.begin(),
+                                        quote.parts.end(),
+                                        [](const PricedPart& p) { return p.rate.discount; });
+    Table table{{}, {}};
+    if (tiered) {
+        table.columns.push_back({"TIER"});
+    }
+    table.columns.insert(table.columns.end(),
+                         {{"PLAN"}, {"SHARE", Align::right}, {"RATE", Align::right}});
+    if (discounted) {
+        table.columns.insert(table.columns.end(), {{"LIST", Align::right}, {"OFF", Align::right}});
+    }
+    table.columns.insert(table.columns.end(),
+                         {{"BILLED", Align::right}, {"COST", Align::right}, {"CUR"}, {"BASIS"}});
+    const auto money = [&](std::int64_t micros) {
+        return shown(micros, quote.currency, report, fx);
+    };
+    for (const PricedPart& part : quote.parts) {
+        const std::string unit = part.plan == Plan::subscription_monthly ? "/mo" : "/h";
+        std::vector<std::string> row;
+        if (tiered) {
+            row.push_back(part.tier);
+        }
+        row.insert(
+            row.end(),
+            {std::string(plan_flag_name(part.plan)) + (part.rate.estimated ? " (estimated)" : ""),
+             format_number(part.share),
+             format_price(money(part.rate.micros)) + unit});
+        if (discounted) {
+            row.push_back(format_price(money(part.rate.list_micros)) + unit);
+            row.push_back(part.rate.discount != nullptr
+                              ? format_number(discount_percent(*part.rate.discount)) + "%"
+                              : "");
+        }
+        row.insert(row.end(),
+                   {format_number(std::round(part.billed_quantity * 1000) / 1000) +
+                        (part.plan == Plan::subscription_monthly ? " inst-mo" : " inst-h"),
+                    format_cents(money(part.total_micros)),
+                    currency,
+                    part.basis});
+        table.rows.push_back(std::move(row));
+    }
+    std::vector<std::string> total(table.columns.size());
+    total[0] = "total";
+    if (!tiered) {
+        total[1] = "1";
+    }
+    total[table.columns.size() - 3] = format_cents(money(quote.total_micros));
+    total[table.columns.size() - 2] = currency;
+    table.rows.push_back(std::move(total));
+    return table;
+}
+
+void print_savings(const Quote& quote, const PriceReport& report, const FxTable& fx, Io& io);
+
+// The lines under the breakdown: break-even, discounts, the automatic mix's saving, the
+// auto-release what-if, estimates, the exchange rate.
+void print_notes(const Quote& quote, const PriceReport& report, const FxTable& fx, Io& io) {
+    const std::string currency = shown_currency(quote.currency, report);
+    const auto money = [&](std::int64_t micros) {
+        return format_cents(shown(micros, quote.currency, report, fx));
+    };
+    io.out << fmt::format(
+        "\nBreak-even utilisation (below it on-demand is cheaper): reserved-1y "
+        "{}, reserved-3y {}, subscription {}\n",
+        percent(quote.break_even_reserved_1y, Plan::reserved_1y, quote),
+        percent(quote.break_even_reserved_3y, Plan::reserved_3y, quote),
+        percent(quote.break_even_subscription, Plan::subscription_monthly, quote));
+    const auto& on_demand = report.chosen->all_on_demand.quote;
+    if (report.auto_mix && on_demand && on_demand->total_micros > 0) {
+        io.out << fmt::format("Auto mix ({}% of the work interruptible): {:.1f}% below all "
+                              "on-demand ({} {}).\n",
+                              format_number(report.interruptible_share * 100),
+                              (1 - static_cast<double>(quote.total_micros) /
+                                       static_cast<double>(on_demand->total_micros)) *
+                                  100,
+                              money(on_demand->total_micros),
+                              currency);
+    }
+    std::vector<Plan> estimated;
+    for (const PricedPart& part : quote.parts) {
+        if (part.rate.estimated &&
+            std::find(estimated.begin(), estimated.end(), part.plan) == estimated.end()) {
+            estimated.push_back(part.plan);
+            io.out << fmt::format("Estimated {}: {}\n",
+                                  plan_flag_name(part.plan),
+                                  terminal_safe(part.rate.estimate_rule));
+        }
+    }
+    if (!report.currency.empty() && report.currency != quote.currency) {
+        io.out << "Converted at " << terminal_safe(fx.describe(quote.currency, report.currency))
+               << '\n';
+    }
+    print_savings(quote, report, fx, io);
+}
+
+// The negotiated discounts applied, and the auto-release what-if.
+void print_savings(const Quote& quote, const PriceReport& report, const FxTable& fx, Io& io) {
+    const std::string currency = shown_currency(quote.currency, report);
+    const auto money = [&](std::int64_t micros) {
+        return format_cents(shown(micros, quote.currency, report, fx));
+    };
+    std::vector<const Discount*> discounts;
+    for (const PricedPart& part : quote.parts) {
+        const Discount* discount = part.rate.discount;
+        if (discount != nullptr &&
+            std::find(discounts.begin(), discounts.end(), discount) == discounts.end()) {
+            discounts.push_back(discount);
+            io.out << fmt::format("Discount {}\n", terminal_safe(describe_discount(*discount)));
+        }
+    }
+    if (!discounts.empty()) {
+        io.out << fmt::format("List price {} {}; the discounts save {} {}.\n",
+                              money(quote.list_total_micros),
+                              currency,
+                              money(quote.list_total_micros - quote.total_micros),
+                              currency);
+    }
+    if (const auto release = auto_release_what_if(quote, report.usage, report.auto_release)) {
+        io.out << fmt::format(
+            "Auto-release what-if (release after {} min below {}% GPU utilisation, {} idle "
+            "stretch(es) a day): kept running through idle time, the on-demand and spot "
+            "instances would cost {} {}; released when idle, {} {} (each stretch's wait "
+            "included); the policy saves {} {}.\n",
+            format_number(report.auto_release.idle_minutes),
+            format_number(report.auto_release.utilization_threshold * 100),
+            format_number(report.auto_release.idle_stretches_per_day),
+            money(release->always_on_micros),
+            currency,
+            money(release->released_micros),
+            currency,
+            money(release->saving_micros),
+            currency);
+    }
+}
+
 } // namespace
 
 void sort_regions(PriceReport& report, const FxTable& fx) {
@@ -148,77 +356,20 @@ void print_price(const PriceReport& report, const FxTable& fx, Io& io) {
     const Quote& quote = *report.chosen->result.quote;
     const std::string currency = shown_currency(quote.currency, report);
     if (io.format == OutputFormat::table) {
-        io.out << fmt::format("{} ({} {}x {}) in {}: {} instance(s), {} h at {}% = {} "
-                              "instance-hours\n\n",
+        io.out << fmt::format("{} ({} {}x {}) in {}: {} = {} instance-hours\n\n",
                               terminal_safe(report.instance->id),
                               report.instance->provider,
                               format_number(report.instance->gpu_count),
                               report.instance->gpu,
                               report.chosen->row->region,
-                              format_number(report.usage.instances),
-                              format_number(report.usage.period_hours),
-                              format_number(report.usage.utilization * 100),
+                              usage_text(report.usage),
                               format_number(report.usage.used_instance_hours()));
     }
-    Table parts{{{"PLAN"},
-                 {"SHARE", Align::right},
-                 {"RATE", Align::right},
-                 {"BILLED", Align::right},
-                 {"COST", Align::right},
-                 {"CUR"},
-                 {"BASIS"}},
-                {}};
-    for (const PricedPart& part : quote.parts) {
-        const bool monthly = part.plan == Plan::subscription_monthly;
-        parts.rows.push_back(
-            {std::string(plan_flag_name(part.plan)) + (part.estimated ? " (estimated)" : ""),
-             format_number(part.share),
-             format_price(shown(part.rate_micros, quote.currency, report, fx)) +
-                 (monthly ? "/mo" : "/h"),
-             format_number(std::round(part.billed_quantity * 1000) / 1000) +
-                 (monthly ? " inst-mo" : " inst-h"),
-             format_cents(shown(part.total_micros, quote.currency, report, fx)),
-             currency,
-             part.basis});
-    }
-    parts.rows.push_back({"total",
-                          "1",
-                          "",
-                          "",
-                          format_cents(shown(quote.total_micros, quote.currency, report, fx)),
-                          currency,
-                          ""});
-    render_table(parts, io);
+    render_table(parts_table(quote, report, fx), io);
     if (io.format != OutputFormat::table) {
         return;
     }
-    io.out << fmt::format("\nBreak-even utilisation (below it on-demand is cheaper): reserved-1y "
-                          "{}, reserved-3y {}, subscription {}\n",
-                          percent(quote.break_even_reserved_1y),
-                          percent(quote.break_even_reserved_3y),
-                          percent(quote.break_even_subscription));
-    const auto& on_demand = report.chosen->all_on_demand.quote;
-    if (report.auto_mix && on_demand && on_demand->total_micros > 0) {
-        io.out << fmt::format(
-            "Auto mix ({}% of the work interruptible): {:.1f}% below all "
-            "on-demand ({} {}).\n",
-            format_number(report.interruptible_share * 100),
-            (1 - static_cast<double>(quote.total_micros) /
-                     static_cast<double>(on_demand->total_micros)) *
-                100,
-            format_cents(shown(on_demand->total_micros, on_demand->currency, report, fx)),
-            currency);
-    }
-    for (const PricedPart& part : quote.parts) {
-        if (part.estimated) {
-            io.out << fmt::format(
-                "Estimated {}: {}\n", plan_flag_name(part.plan), terminal_safe(part.estimate_rule));
-        }
-    }
-    if (!report.currency.empty() && report.currency != quote.currency) {
-        io.out << "Converted at " << terminal_safe(fx.describe(quote.currency, report.currency))
-               << '\n';
-    }
+    print_notes(quote, report, fx, io);
     io.out << "\nThe same usage in every region, cheapest first:\n";
     Table regions{{{"REGION"}, {"COST", Align::right}, {"CUR"}, {"NOTE"}}, {}};
     for (const RegionQuote& region : report.regions) {

@@ -12,9 +12,8 @@ namespace gpuadvisor::cli {
 
 struct RegionQuote {
     const PriceRow* row = nullptr;
-    QuoteResult result;
-    std::vector<PlanShare> mix; // the mix priced (the chosen one with --mix auto)
-    QuoteResult all_on_demand;  // the same usage all on-demand, for the saving
+    QuoteResult result;        // with --mix auto, its parts are the chosen mix
+    QuoteResult all_on_demand; // the same usage all on-demand, for the saving
 };
 
 struct PriceReport {
@@ -22,6 +21,7 @@ struct PriceReport {
     Usage usage;
     std::vector<PlanShare> mix;
     SpotModel spot;
+    AutoReleasePolicy auto_release;
     std::string currency; // convert to this; empty: each row's own
     bool auto_mix = false;
     double interruptible_share = 0;

@@ -1,5 +1,6 @@
 #include "gpuadvisor/pricing.hpp"
 
+#include "gpuadvisor/discounts.hpp"
 #include "gpuadvisor/units.hpp"
 
 #include <fmt/format.h>
@@ -51,44 +52,22 @@ std::optional<double> term_hours(Plan plan) {
     }
 }
 
-// The row's price for a plan, or one estimated by an allowed rule.
-struct Rate {
-    std::int64_t micros = 0;
-    bool estimated = false;
-    std::string rule;
-};
-
-std::optional<Rate> rate_for(const Offer& offer,
-                             Plan plan,
-                             std::span<const EstimateRule> rules,
-                             bool estimate_missing) {
-    if (const auto& price = offer.prices->price(plan)) {
-        return Rate{*price, false, {}};
+// The rule that may estimate a plan the row lacks, if any.
+const EstimateRule* estimate_rule_for(const Offer& offer, Plan plan, const PricingContext& c) {
+    if (!c.estimate_missing || !offer.prices->on_demand) {
+        return nullptr;
     }
-    if (!estimate_missing || !offer.prices->on_demand) {
-        return std::nullopt;
-    }
-    for (const EstimateRule& rule : rules) {
+    for (const EstimateRule& rule : c.rules) {
         const bool provider_ok =
             rule.providers.empty() ||
             std::any_of(rule.providers.begin(), rule.providers.end(), [&](const std::string& p) {
                 return p == "any" || p == offer.instance->provider;
             });
-        if (rule.plan != plan || !provider_ok) {
-            continue;
+        if (rule.plan == plan && provider_ok) {
+            return &rule;
         }
-        const std::int64_t on_demand = *offer.prices->on_demand;
-        const double hourly = static_cast<double>(on_demand) * (1 - rule.discount);
-        const double per_unit =
-            plan == Plan::subscription_monthly ? hourly * k_hours_per_month : hourly;
-        return Rate{static_cast<std::int64_t>(std::llround(per_unit)),
-                    true,
-                    fmt::format("{} ({}% off on-demand; {})",
-                                rule.id,
-                                format_number(rule.discount * 100),
-                                rule.source)};
     }
-    return std::nullopt;
+    return nullptr;
 }
 
 PricedPart
@@ -96,9 +75,8 @@ price_part(const PlanShare& share, const Rate& rate, const Usage& usage, const S
     PricedPart part;
     part.plan = share.plan;
     part.share = share.share;
-    part.rate_micros = rate.micros;
-    part.estimated = rate.estimated;
-    part.estimate_rule = rate.rule;
+    part.rate = rate;
+    part.instances = usage.instances * share.share;
     const double used = usage.used_instance_hours() * share.share;
     const auto shown = [](double value) {
         return format_number(std::round(value * 1000) / 1000);
@@ -106,12 +84,11 @@ price_part(const PlanShare& share, const Rate& rate, const Usage& usage, const S
     if (const auto term = term_hours(share.plan)) {
         // Reserved or subscribed instances are paid for whole terms whether they run or not:
         // this share of the instances, for every term the span touches.
-        part.capacity = usage.instances * share.share;
         const double terms = std::max(1.0, std::ceil(usage.period_hours / *term - 1e-9));
         const bool monthly = share.plan == Plan::subscription_monthly;
-        part.billed_quantity = part.capacity * terms * (monthly ? 1 : *term);
+        part.billed_quantity = part.instances * terms * (monthly ? 1 : *term);
         part.basis = fmt::format("{} instance(s) x {} {} of {}",
-                                 shown(part.capacity),
+                                 shown(part.instances),
                                  format_number(terms),
                                  terms == 1 ? "term" : "terms",
                                  monthly ? "1 month" : format_number(*term) + " h");
@@ -125,18 +102,157 @@ price_part(const PlanShare& share, const Rate& rate, const Usage& usage, const S
         part.basis = fmt::format("{} instance-hours while running", shown(used));
     }
     part.total_micros = multiply_money(rate.micros, part.billed_quantity).value_or(-1);
+    part.list_total_micros = multiply_money(rate.list_micros, part.billed_quantity).value_or(-1);
     return part;
 }
 
-std::optional<double> break_even(const PriceRow& row, Plan plan) {
-    const auto& term = row.price(plan);
-    if (!term || !row.on_demand) {
+// A term plan's rate per hour against on-demand's, both as paid; nullopt if one is missing.
+std::optional<double>
+break_even(const Offer& offer, Plan plan, const PricingContext& context, Quote& quote) {
+    const auto term = plan_rate(offer, plan, context);
+    const auto on_demand = plan_rate(offer, Plan::on_demand, context);
+    if (!term || !on_demand || on_demand->micros <= 0) {
         return std::nullopt;
     }
+    if (term->estimated) {
+        quote.break_even_estimated.push_back(plan);
+    }
     const double hourly = plan == Plan::subscription_monthly
-                              ? static_cast<double>(*term) / k_hours_per_month
-                              : static_cast<double>(*term);
-    return hourly / static_cast<double>(*row.on_demand);
+                              ? static_cast<double>(term->micros) / k_hours_per_month
+                              : static_cast<double>(term->micros);
+    return hourly / static_cast<double>(on_demand->micros);
+}
+
+// The tiers a usage is priced in: itself when flat, else the baseline and the bursts.
+std::vector<std::pair<std::string, Usage>> tiers(const Usage& usage) {
+    if (!usage.tiered()) {
+        Usage flat = usage;
+        if (usage.baseline >= usage.instances) {
+            flat.utilization = 1; // all baseline: always on
+        }
+        flat.baseline = 0;
+        return {{"", flat}};
+    }
+    return {{"baseline", Usage{usage.baseline, usage.period_hours, 1, 0}},
+            {"burst",
+             Usage{usage.instances - usage.baseline, usage.period_hours, usage.utilization, 0}}};
+}
+
+// Adds both totals (paid and list) to a quote's; false when either overflows.
+bool add_totals(Quote& whole, std::int64_t total, std::int64_t list_total) {
+    const std::int64_t max = std::numeric_limits<std::int64_t>::max();
+    if (total < 0 || list_total < 0 || whole.total_micros > max - total ||
+        whole.list_total_micros > max - list_total) {
+        return false;
+    }
+    whole.total_micros += total;
+    whole.list_total_micros += list_total;
+    return true;
+}
+
+// Adds a tier's quote to the whole; false when the total overflows.
+bool add_tier(Quote& whole, Quote tier, const std::string& name) {
+    for (PricedPart& part : tier.parts) {
+        part.tier = name;
+        whole.parts.push_back(std::move(part));
+    }
+    return add_totals(whole, tier.total_micros, tier.list_total_micros);
+}
+
+QuoteResult too_large() {
+    return {std::nullopt,
+            "the total is beyond what gpuadvisor can count (9.2e12 currency units)",
+            true};
+}
+
+// Prices a flat usage under one mix.
+QuoteResult price_flat(const Offer& offer,
+                       const Usage& usage,
+                       std::span<const PlanShare> mix,
+                       const PricingContext& context) {
+    Quote quote;
+    quote.currency = offer.prices->currency;
+    for (const PlanShare& share : mix) {
+        const auto rate = plan_rate(offer, share.plan, context);
+        if (!rate) {
+            return {std::nullopt,
+                    fmt::format("{} in {} has no {} price{}",
+                                offer.instance->id,
+                                offer.prices->region,
+                                plan_flag_name(share.plan),
+                                context.estimate_missing ? " and no rule to estimate it" : "")};
+        }
+        quote.parts.push_back(price_part(share, *rate, usage, context.spot));
+        const PricedPart& part = quote.parts.back();
+        if (!add_totals(quote, part.total_micros, part.list_total_micros)) {
+            return too_large();
+        }
+    }
+    return {std::move(quote), {}};
+}
+
+// The cheapest mix for a flat usage.
+QuoteResult cheapest_flat(const Offer& offer,
+                          const Usage& usage,
+                          double interruptible_share,
+                          const PricingContext& context) {
+    QuoteResult best{std::nullopt,
+                     fmt::format("{} in {} has no price for any plan",
+                                 offer.instance->id,
+                                 offer.prices->region)};
+    const double s = std::clamp(interruptible_share, 0.0, 1.0);
+    for (const Plan flexible : k_all_plans) {
+        for (const Plan steady : k_all_plans) {
+            if (steady == Plan::spot && s < 1) {
+                continue; // work that cannot be interrupted never runs on spot
+            }
+            std::vector<PlanShare> mix;
+            if (s > 0) {
+                mix.push_back({flexible, s});
+            }
+            if (s < 1) {
+                if (!mix.empty() && mix.front().plan == steady) {
+                    mix.front().share = 1;
+                } else {
+                    mix.push_back({steady, 1 - s});
+                }
+            }
+            QuoteResult quote = price_flat(offer, usage, mix, context);
+            if (quote.too_large) {
+                return quote;
+            }
+            if (quote.quote &&
+                (!best.quote || quote.quote->total_micros < best.quote->total_micros)) {
+                best = std::move(quote);
+            }
+        }
+    }
+    return best;
+}
+
+// Prices each tier with `price_tier` and sums them.
+template <class PriceTier>
+QuoteResult price_tiers(const Offer& offer,
+                        const Usage& usage,
+                        const PricingContext& context,
+                        PriceTier price_tier) {
+    Quote whole;
+    whole.currency = offer.prices->currency;
+    whole.used_instance_hours = usage.used_instance_hours();
+    whole.running_hours = usage.running_hours();
+    for (const auto& [name, tier] : tiers(usage)) {
+        QuoteResult result = price_tier(tier);
+        if (!result.quote) {
+            return result;
+        }
+        if (!add_tier(whole, std::move(*result.quote), name)) {
+            return too_large();
+        }
+    }
+    whole.break_even_reserved_1y = break_even(offer, Plan::reserved_1y, context, whole);
+    whole.break_even_reserved_3y = break_even(offer, Plan::reserved_3y, context, whole);
+    whole.break_even_subscription = break_even(offer, Plan::subscription_monthly, context, whole);
+    return {std::move(whole), {}};
 }
 
 } // namespace
@@ -207,98 +323,78 @@ std::optional<std::int64_t> multiply_money(std::int64_t rate_micros, double quan
     return static_cast<std::int64_t>(product);
 }
 
+std::optional<Rate> plan_rate(const Offer& offer, Plan plan, const PricingContext& context) {
+    Rate rate;
+    if (const auto& price = offer.prices->price(plan)) {
+        rate.list_micros = *price;
+    } else if (const EstimateRule* rule = estimate_rule_for(offer, plan, context)) {
+        const double hourly = static_cast<double>(*offer.prices->on_demand) * (1 - rule->discount);
+        const double per_unit =
+            plan == Plan::subscription_monthly ? hourly * k_hours_per_month : hourly;
+        rate.list_micros = static_cast<std::int64_t>(std::llround(per_unit));
+        rate.estimated = true;
+        rate.estimate_rule = fmt::format("{} ({}% off on-demand; {})",
+                                         rule->id,
+                                         format_number(rule->discount * 100),
+                                         rule->source);
+    } else {
+        return std::nullopt;
+    }
+    rate.discount = find_discount(context.discounts, offer, plan, context.today);
+    rate.micros = rate.discount != nullptr ? apply_discount(rate.list_micros, *rate.discount)
+                                           : rate.list_micros;
+    return rate;
+}
+
 QuoteResult price_offer(const Offer& offer,
                         const Usage& usage,
                         std::span<const PlanShare> mix,
-                        const SpotModel& spot,
-                        std::span<const EstimateRule> rules,
-                        bool estimate_missing) {
-    Quote quote;
-    quote.currency = offer.prices->currency;
-    quote.used_instance_hours = usage.used_instance_hours();
-    quote.running_hours = usage.running_hours();
-    for (const PlanShare& share : mix) {
-        const auto rate = rate_for(offer, share.plan, rules, estimate_missing);
-        if (!rate) {
-            return {std::nullopt,
-                    fmt::format("{} in {} has no {} price{}",
-                                offer.instance->id,
-                                offer.prices->region,
-                                plan_flag_name(share.plan),
-                                estimate_missing ? " and no rule to estimate it" : "")};
-        }
-        quote.parts.push_back(price_part(share, *rate, usage, spot));
-        const std::int64_t part = quote.parts.back().total_micros;
-        if (part < 0 || quote.total_micros > std::numeric_limits<std::int64_t>::max() - part) {
-            return {std::nullopt,
-                    "the total is beyond what gpuadvisor can count (9.2e12 currency units)",
-                    true};
-        }
-        quote.total_micros += part;
-    }
-    quote.break_even_reserved_1y = break_even(*offer.prices, Plan::reserved_1y);
-    quote.break_even_reserved_3y = break_even(*offer.prices, Plan::reserved_3y);
-    quote.break_even_subscription = break_even(*offer.prices, Plan::subscription_monthly);
-    // A term plan priced here by an estimate has an estimated break-even too.
-    for (const PricedPart& part : quote.parts) {
-        if (!part.estimated || !offer.prices->on_demand) {
-            continue;
-        }
-        const double hourly = part.plan == Plan::subscription_monthly
-                                  ? static_cast<double>(part.rate_micros) / k_hours_per_month
-                                  : static_cast<double>(part.rate_micros);
-        const double ratio = hourly / static_cast<double>(*offer.prices->on_demand);
-        if (part.plan == Plan::reserved_1y) {
-            quote.break_even_reserved_1y = ratio;
-        } else if (part.plan == Plan::reserved_3y) {
-            quote.break_even_reserved_3y = ratio;
-        } else if (part.plan == Plan::subscription_monthly) {
-            quote.break_even_subscription = ratio;
-        }
-    }
-    return {std::move(quote), {}};
+                        const PricingContext& context) {
+    return price_tiers(offer, usage, context, [&](const Usage& tier) {
+        return price_flat(offer, tier, mix, context);
+    });
 }
 
 QuoteResult cheapest_mix(const Offer& offer,
                          const Usage& usage,
                          double interruptible_share,
-                         const SpotModel& spot,
-                         std::span<const EstimateRule> rules,
-                         bool estimate_missing,
-                         std::vector<PlanShare>& chosen) {
-    QuoteResult best{std::nullopt,
-                     fmt::format("{} in {} has no price for any plan",
-                                 offer.instance->id,
-                                 offer.prices->region)};
-    const double s = std::clamp(interruptible_share, 0.0, 1.0);
-    for (const Plan flexible : k_all_plans) {
-        for (const Plan steady : k_all_plans) {
-            if (steady == Plan::spot && s < 1) {
-                continue; // work that cannot be interrupted never runs on spot
-            }
-            std::vector<PlanShare> mix;
-            if (s > 0) {
-                mix.push_back({flexible, s});
-            }
-            if (s < 1) {
-                if (!mix.empty() && mix.front().plan == steady) {
-                    mix.front().share = 1;
-                } else {
-                    mix.push_back({steady, 1 - s});
-                }
-            }
-            QuoteResult quote = price_offer(offer, usage, mix, spot, rules, estimate_missing);
-            if (quote.too_large) {
-                return quote;
-            }
-            if (quote.quote &&
-                (!best.quote || quote.quote->total_micros < best.quote->total_micros)) {
-                best = std::move(quote);
-                chosen = mix;
-            }
+                         const PricingContext& context) {
+    return price_tiers(offer, usage, context, [&](const Usage& tier) {
+        return cheapest_flat(offer, tier, interruptible_share, context);
+    });
+}
+
+std::optional<AutoReleaseWhatIf>
+auto_release_what_if(const Quote& quote, const Usage& usage, const AutoReleasePolicy& policy) {
+    AutoReleaseWhatIf result;
+    result.idle_stretches = policy.idle_stretches_per_day * usage.period_hours / 24;
+    const double wait_hours = result.idle_stretches * policy.idle_minutes / 60;
+    const auto tier_list = tiers(usage);
+    bool any = false;
+    for (const PricedPart& part : quote.parts) {
+        const auto tier = std::find_if(tier_list.begin(), tier_list.end(), [&](const auto& t) {
+            return t.first == part.tier;
+        });
+        if (term_hours(part.plan) || tier == tier_list.end() || tier->second.utilization >= 1) {
+            continue; // term plans are paid for anyway; always-on work is never idle
         }
+        any = true;
+        const double idle_hours = usage.period_hours * (1 - tier->second.utilization);
+        const auto always_on =
+            multiply_money(part.rate.micros, part.billed_quantity + part.instances * idle_hours);
+        const auto waits =
+            multiply_money(part.rate.micros, part.instances * std::min(wait_hours, idle_hours));
+        if (!always_on || !waits) {
+            return std::nullopt;
+        }
+        result.always_on_micros += *always_on;
+        result.released_micros += part.total_micros + *waits;
     }
-    return best;
+    if (!any) {
+        return std::nullopt;
+    }
+    result.saving_micros = result.always_on_micros - result.released_micros;
+    return result;
 }
 
 } // namespace gpuadvisor

@@ -31,8 +31,12 @@ constexpr std::array<std::string_view, 7> k_spot_fields{"interruption_per_hour_d
                                                         "notes"};
 constexpr std::array<std::string_view, 6> k_band_fields{
     "band", "monthly_rate", "per_hour", "source", "confidence", "notes"};
-constexpr std::array<std::string_view, 5> k_release_fields{
-    "utilization_threshold", "idle_minutes", "source", "confidence", "notes"};
+constexpr std::array<std::string_view, 6> k_release_fields{"utilization_threshold",
+                                                           "idle_minutes",
+                                                           "idle_stretches_per_day",
+                                                           "source",
+                                                           "confidence",
+                                                           "notes"};
 
 Plan plan_of(std::string_view name) {
     for (const Plan plan : k_all_plans) {
@@ -141,16 +145,16 @@ PricingLoad load_pricing_data_text(const std::string& file, std::string_view tex
     read_spot(read, root, load.data);
     if (const YamlNode* release = read.value(root, "auto_release", "", Need::required)) {
         if (read.mapping(*release, "auto_release", "the auto-release policy", k_release_fields)) {
-            load.data.auto_release_utilization = read.number(*release,
-                                                             "utilization_threshold",
-                                                             "auto_release",
-                                                             Need::required,
-                                                             {0, true, 1})
-                                                     .value_or(0);
-            load.data.auto_release_idle_minutes =
-                read.number(
-                        *release, "idle_minutes", "auto_release", Need::required, {0, true, 1440})
+            AutoReleasePolicy& policy = load.data.auto_release;
+            const auto number = [&](std::string_view key, Range range) {
+                return read.number(*release, key, "auto_release", Need::required, range)
                     .value_or(0);
+            };
+            policy.utilization_threshold = number("utilization_threshold", {0, true, 1});
+            policy.idle_minutes = number("idle_minutes", {0, true, 1440});
+            policy.idle_stretches_per_day = number("idle_stretches_per_day", {0, true, 1440});
+            policy.source =
+                read.text(*release, "source", "auto_release", Need::required).value_or("");
         }
     }
     return load;

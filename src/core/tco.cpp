@@ -117,10 +117,7 @@ TcoLoad load_tco_text(const std::string& file, std::string_view text) {
     return load;
 }
 
-TcoResult compare_tco(const TcoInput& in,
-                      const TcoData& data,
-                      const FxTable& fx,
-                      const PricingData& pricing) {
+TcoResult compare_tco(const TcoInput& in, const TcoData& data, const FxTable& fx) {
     TcoResult result;
     result.currency = in.currency;
     const InstanceType& instance = *in.offer->instance;
@@ -146,8 +143,7 @@ TcoResult compare_tco(const TcoInput& in,
                                    instance.gpu);
         return result;
     }
-    const QuoteResult cloud =
-        price_offer(*in.offer, in.usage, in.mix, in.spot, pricing.rules, false);
+    const QuoteResult cloud = price_offer(*in.offer, in.usage, in.mix, in.pricing);
     if (!cloud.quote) {
         result.error = cloud.error;
         return result;
@@ -156,17 +152,26 @@ TcoResult compare_tco(const TcoInput& in,
         return fx.convert(micros, from, in.currency);
     };
     const auto cloud_total = convert(cloud.quote->total_micros, cloud.quote->currency);
+    const auto cloud_list_total = convert(cloud.quote->list_total_micros, cloud.quote->currency);
     const auto unit_price = convert(result.server->price_micros, result.server->currency);
     const auto kwh = convert(in.electricity->price_per_kwh_micros, in.electricity->currency);
     const auto usd = [&](double amount) {
         return fx.convert(
             static_cast<std::int64_t>(std::llround(amount * 1e6)), "USD", in.currency);
     };
-    if (!cloud_total || !unit_price || !kwh || !usd(1)) {
+    if (!cloud_total || !cloud_list_total || !unit_price || !kwh || !usd(1)) {
         result.error = fmt::format("no currency rate to {} for one of the prices", in.currency);
         return result;
     }
     result.cloud_total = *cloud_total;
+    result.cloud_list_total = *cloud_list_total;
+    for (const PricedPart& part : cloud.quote->parts) {
+        if (part.rate.discount != nullptr &&
+            std::find(result.discounts.begin(), result.discounts.end(), part.rate.discount) ==
+                result.discounts.end()) {
+            result.discounts.push_back(part.rate.discount);
+        }
+    }
     result.servers = static_cast<int>(std::ceil(gpus / result.server->gpus - 1e-9));
     const double servers = result.servers;
     const double years = in.usage.period_hours / k_hours_per_year;

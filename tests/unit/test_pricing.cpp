@@ -1,4 +1,5 @@
 // Pricing plans, term billing, spot overhead, mixes and break-even, computed by hand.
+#include "gpuadvisor/discounts.hpp"
 #include "gpuadvisor/fx.hpp"
 #include "gpuadvisor/pricing.hpp"
 #include "test_helpers.hpp"
@@ -27,7 +28,7 @@ Quote quote(const Offer& o,
             const SpotModel& spot = {},
             std::span<const EstimateRule> rules = {},
             bool estimate = false) {
-    QuoteResult result = price_offer(o, usage, mix, spot, rules, estimate);
+    QuoteResult result = price_offer(o, usage, mix, {spot, rules, estimate, {}, {}});
     INFO(result.error);
     REQUIRE(result.quote);
     return *result.quote;
@@ -63,7 +64,7 @@ TEST_CASE("on-demand is billed for the hours it runs") {
 
 TEST_CASE("reserved is billed for the whole term, used or not") {
     const Quote month = quote(offer("big.8x", "us-east-1"), {2, 730, 1}, {{Plan::reserved_1y, 1}});
-    CHECK(month.parts[0].capacity == 2);
+    CHECK(month.parts[0].instances == 2);
     CHECK(month.parts[0].billed_quantity == 2 * 8760);
     CHECK(month.total_micros == 336'734'400'000); // 17,520 h x 19.22
     const Quote two_years =
@@ -74,7 +75,7 @@ TEST_CASE("reserved is billed for the whole term, used or not") {
 TEST_CASE("reserved capacity does not shrink with utilisation") {
     const Quote low = quote(offer("big.8x", "us-east-1"), {2, 8760, 0.1}, {{Plan::reserved_1y, 1}});
     const Quote full = quote(offer("big.8x", "us-east-1"), {2, 8760, 1}, {{Plan::reserved_1y, 1}});
-    CHECK(low.parts[0].capacity == 2);
+    CHECK(low.parts[0].instances == 2);
     CHECK(low.total_micros == full.total_micros); // 2 x 8760 h x 19.22 either way
     const Quote od = quote(offer("big.8x", "us-east-1"), {2, 8760, 0.1}, {{Plan::on_demand, 1}});
     CHECK(od.total_micros < low.total_micros); // 10% is below the 58.6% break-even
@@ -112,15 +113,15 @@ TEST_CASE("break-even utilisation is the term plan's hourly over on-demand") {
 TEST_CASE("a plan with no price is refused, or estimated from a documented rule on request") {
     const Offer eu = offer("big.8x", "eu-west-1");
     const std::vector<PlanShare> reserved{{Plan::reserved_1y, 1}};
-    const QuoteResult refused = price_offer(eu, {1, 730, 1}, reserved, {}, {}, false);
+    const QuoteResult refused = price_offer(eu, {1, 730, 1}, reserved, {});
     CHECK_FALSE(refused.quote);
     CHECK(refused.error == "big.8x in eu-west-1 has no reserved-1y price");
     const std::vector<EstimateRule> rules{
         {"doc-reserved-1y-45", Plan::reserved_1y, 0.45, {"any"}, "source document 000"}};
     const Quote q = quote(eu, {1, 730, 1}, reserved, {}, rules, true);
-    CHECK(q.parts[0].estimated);
-    CHECK(q.parts[0].rate_micros == 19'525'000); // 35.50 x 0.55
-    CHECK(q.parts[0].estimate_rule.starts_with("doc-reserved-1y-45 (45% off on-demand"));
+    CHECK(q.parts[0].rate.estimated);
+    CHECK(q.parts[0].rate.micros == 19'525'000); // 35.50 x 0.55
+    CHECK(q.parts[0].rate.estimate_rule.starts_with("doc-reserved-1y-45 (45% off on-demand"));
 }
 
 TEST_CASE("mixes are checked") {
@@ -169,8 +170,9 @@ TEST_CASE("the shipped pricing data: only typical discounts estimate, provider r
         return !r.providers.empty() && r.providers.front() != "any";
     }));
     CHECK(data.spot_defaults.checkpoint_interval_hours > 0);
-    CHECK(data.auto_release_utilization == Approx(0.15));
-    CHECK(data.auto_release_idle_minutes == 10);
+    CHECK(data.auto_release.utilization_threshold == Approx(0.15));
+    CHECK(data.auto_release.idle_minutes == 10);
+    CHECK(data.auto_release.idle_stretches_per_day == 1);
     const FxLoad fx =
         load_fx_text("fx.yaml", test::read_text(std::string(GPUADVISOR_DATA) + "/fx.yaml"));
     CHECK_FALSE(fx.diagnostics.has_errors());
@@ -179,17 +181,106 @@ TEST_CASE("the shipped pricing data: only typical discounts estimate, provider r
 
 TEST_CASE("the automatic mix picks the cheapest plans for the usage") {
     const Offer o = offer("big.8x", "us-east-1");
-    std::vector<PlanShare> chosen;
-    const QuoteResult busy = cheapest_mix(o, {1, 8760, 1}, 0, {}, {}, false, chosen);
+    const QuoteResult busy = cheapest_mix(o, {1, 8760, 1}, 0, {});
     REQUIRE(busy.quote);
-    REQUIRE(chosen.size() == 1);
-    CHECK(chosen[0].plan == Plan::reserved_1y); // 168,367.20 < 3y's whole term 304,059.60
+    REQUIRE(busy.quote->parts.size() == 1);
+    CHECK(busy.quote->parts[0].plan == Plan::reserved_1y); // 168,367.20 < 3y's 304,059.60
     CHECK(busy.quote->total_micros == 168'367'200'000);
-    const QuoteResult idle = cheapest_mix(o, {1, 8760, 0.3}, 0, {}, {}, false, chosen);
-    CHECK(chosen[0].plan == Plan::on_demand); // 30% is below the 58.6% break-even
+    const QuoteResult idle = cheapest_mix(o, {1, 8760, 0.3}, 0, {});
+    CHECK(idle.quote->parts[0].plan == Plan::on_demand); // 30% is below the 58.6% break-even
     CHECK(idle.quote->total_micros == *multiply_money(32'772'600, 2628));
-    cheapest_mix(o, {1, 8760, 1}, 0.5, {}, {}, false, chosen);
-    REQUIRE(chosen.size() == 2);
-    CHECK(chosen[0].plan == Plan::spot);        // the interruptible half
-    CHECK(chosen[1].plan == Plan::reserved_1y); // the steady half never runs on spot
+    const QuoteResult half = cheapest_mix(o, {1, 8760, 1}, 0.5, {});
+    REQUIRE(half.quote->parts.size() == 2);
+    CHECK(half.quote->parts[0].plan == Plan::spot);        // the interruptible half
+    CHECK(half.quote->parts[1].plan == Plan::reserved_1y); // the steady half never on spot
+}
+
+TEST_CASE("a baseline and bursts: each tier gets its own cheapest plan") {
+    const Offer o = offer("big.8x", "us-east-1");
+    // 2 instances always on, 4 more running 25% of a year.
+    const Usage usage{6, 8760, 0.25, 2};
+    CHECK(usage.used_instance_hours() == 2 * 8760 + 4 * 8760 * 0.25);
+    CHECK(usage.running_hours() == 8760);
+    const QuoteResult result = cheapest_mix(o, usage, 0, {});
+    REQUIRE(result.quote);
+    const auto& parts = result.quote->parts;
+    REQUIRE(parts.size() == 2);
+    CHECK(parts[0].tier == "baseline");
+    CHECK(parts[0].plan == Plan::reserved_1y);
+    CHECK(parts[0].total_micros == 336'734'400'000); // 2 x 8760 h x 19.22
+    CHECK(parts[1].tier == "burst");
+    CHECK(parts[1].plan == Plan::on_demand);         // 25% is below the 58.6% break-even
+    CHECK(parts[1].total_micros == 287'087'976'000); // 4 x 2190 h x 32.7726
+    CHECK(result.quote->total_micros == 623'822'376'000);
+    // The same profile under one fixed plan prices both tiers with it.
+    const std::vector<PlanShare> on_demand{{Plan::on_demand, 1}};
+    const QuoteResult flat = price_offer(o, usage, on_demand, {});
+    CHECK(flat.quote->total_micros == *multiply_money(32'772'600, 2 * 8760 + 4 * 2190));
+    // A baseline of every instance is always on, whatever the utilisation says.
+    const QuoteResult all = price_offer(o, {2, 730, 0.1, 2}, on_demand, {});
+    CHECK(all.quote->total_micros == *multiply_money(32'772'600, 1460));
+}
+
+TEST_CASE("negotiated discounts: the most specific applies, exactly, with the list beside") {
+    const Offer o = offer("big.8x", "us-east-1");
+    std::vector<Discount> discounts(3);
+    discounts[0].id = "all-od";
+    discounts[0].provider = "testcloud";
+    discounts[0].plans = {Plan::on_demand};
+    discounts[0].off_ppm = 120'000; // 12%
+    discounts[1].id = "big-family";
+    discounts[1].provider = "testcloud";
+    discounts[1].family = o.instance->family;
+    discounts[1].plans = {Plan::reserved_1y};
+    discounts[1].off_ppm = 300'000; // 30%
+    discounts[2].id = "expired";
+    discounts[2].provider = "testcloud";
+    discounts[2].instance = "big.8x";
+    discounts[2].off_ppm = 500'000;
+    discounts[2].expires = Date{0};
+    const PricingContext context{{}, {}, false, discounts, Date{20000}};
+    const auto od = plan_rate(o, Plan::on_demand, context);
+    REQUIRE(od);
+    CHECK(od->discount == &discounts[0]); // the expired, more specific one is skipped
+    CHECK(od->list_micros == 32'772'600);
+    CHECK(od->micros == 28'839'888); // 32.7726 x 0.88
+    const auto reserved = plan_rate(o, Plan::reserved_1y, context);
+    CHECK(reserved->micros == 13'454'000); // 19.22 x 0.70
+    CHECK_FALSE(plan_rate(o, Plan::spot, context)->discount);
+    const PricingContext later{{}, {}, false, discounts, Date{-1}};
+    CHECK(plan_rate(o, Plan::spot, later)->discount == &discounts[2]); // not yet expired
+    const std::vector<PlanShare> mix{{Plan::reserved_1y, 0.5}, {Plan::on_demand, 0.5}};
+    const QuoteResult q = price_offer(o, {2, 8760, 1}, mix, context);
+    REQUIRE(q.quote);
+    CHECK(q.quote->parts[0].total_micros == 117'857'040'000); // 8760 h x 13.454
+    CHECK(q.quote->parts[1].total_micros == 252'637'418'880); // 8760 h x 28.839888
+    CHECK(q.quote->list_total_micros == 455'455'176'000);
+    CHECK(q.quote->total_micros == 370'494'458'880);
+    // Break-even from the rates as paid: 13.454 / 28.839888.
+    CHECK(*q.quote->break_even_reserved_1y == Approx(13.454 / 28.839888));
+    // Rounding: half a micro-unit goes to even.
+    Discount half;
+    half.off_ppm = 500'000;
+    CHECK(apply_discount(3, half) == 2); // 1.5 -> 2
+    CHECK(apply_discount(5, half) == 2); // 2.5 -> 2
+}
+
+TEST_CASE("the auto-release what-if: idle time kept on against released after the wait") {
+    const Offer o = offer("big.8x", "us-east-1");
+    const std::vector<PlanShare> on_demand{{Plan::on_demand, 1}};
+    const Usage usage{2, 720, 0.25}; // 30 days
+    const QuoteResult q = price_offer(o, usage, on_demand, {});
+    const AutoReleasePolicy policy{0.15, 10, 1, "test"};
+    const auto what_if = auto_release_what_if(*q.quote, usage, policy);
+    REQUIRE(what_if);
+    CHECK(what_if->idle_stretches == 30);
+    CHECK(what_if->always_on_micros == *multiply_money(32'772'600, 1440)); // 2 x 720 h
+    // Running 2 x 180 h, plus 2 instances x 30 stretches x 10 minutes = 10 h.
+    CHECK(what_if->released_micros == *multiply_money(32'772'600, 370));
+    CHECK(what_if->saving_micros == *multiply_money(32'772'600, 1070));
+    // Nothing to release: always on, or paid for by the term.
+    CHECK_FALSE(auto_release_what_if(
+        *price_offer(o, {2, 720, 1}, on_demand, {}).quote, {2, 720, 1}, policy));
+    const std::vector<PlanShare> reserved{{Plan::reserved_1y, 1}};
+    CHECK_FALSE(auto_release_what_if(*price_offer(o, usage, reserved, {}).quote, usage, policy));
 }

@@ -40,7 +40,7 @@ TEST_CASE("TCO: each line of owning, against on-demand for the same usage") {
                          nullptr,
                          &load.data.electricity[0],
                          "USD"};
-    const TcoResult r = compare_tco(input, load.data, builtin_fx(), builtin_pricing());
+    const TcoResult r = compare_tco(input, load.data, builtin_fx());
     REQUIRE(r.error.empty());
     REQUIRE(r.own.size() == 6);
     CHECK(r.servers == 1);
@@ -69,7 +69,7 @@ TEST_CASE("TCO: a GPU no server has, and the shipped data loads") {
                          nullptr,
                          &load.data.electricity[0],
                          "USD"};
-    CHECK(compare_tco(input, load.data, builtin_fx(), builtin_pricing())
+    CHECK(compare_tco(input, load.data, builtin_fx())
               .error.starts_with("no server in data/tco.yaml has T4 GPUs"));
     const TcoLoad shipped =
         load_tco_text("tco.yaml", test::read_text(std::string(GPUADVISOR_DATA) + "/tco.yaml"));
