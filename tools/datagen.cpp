@@ -8,6 +8,7 @@
 #include "gpuadvisor/catalog_io.hpp"
 #include "gpuadvisor/fx.hpp"
 #include "gpuadvisor/models.hpp"
+#include "gpuadvisor/rules.hpp"
 #include "gpuadvisor/pricing.hpp"
 #include "gpuadvisor/tco.hpp"
 
@@ -84,6 +85,9 @@ int main(int argc, char** argv) {
                 diagnostics = gpuadvisor::load_fx_text(path, text).diagnostics;
             } else if (kind == "tco") {
                 diagnostics = gpuadvisor::load_tco_text(path, text).diagnostics;
+            } else if (kind == "rules") {
+                const gpuadvisor::NamedText named{path, text};
+                diagnostics = gpuadvisor::load_rule_texts({&named, 1}).diagnostics;
             } else if (kind == "pricing") {
                 diagnostics = gpuadvisor::load_pricing_data_text(path, text).diagnostics;
             } else {

@@ -149,6 +149,7 @@ int run_app(int argc, char** argv, std::ostream& out, std::ostream& err) {
     register_price(app, registry);
     register_compare(app, registry);
     register_tco(app, registry);
+    register_recommend(app, registry);
 
     try {
         app.parse(argc, argv);

@@ -30,6 +30,7 @@ void register_scaling(CLI::App& app, Registry registry);
 void register_price(CLI::App& app, Registry registry);
 void register_compare(CLI::App& app, Registry registry);
 void register_tco(CLI::App& app, Registry registry);
+void register_recommend(CLI::App& app, Registry registry);
 
 // IsMember without CLI11's own listing in the help (the type name shows the values).
 CLI::Validator one_of(std::vector<std::string> values);

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 #include <cstdlib>
 #include <ostream>
 
@@ -110,6 +112,32 @@ const InstanceType* resolve_instance(const Catalog& catalog,
         k_exit_usage,
         io);
     return nullptr;
+}
+
+std::optional<std::set<std::string>>
+check_providers(const Catalog& catalog,
+                const std::vector<std::string>& names,
+                std::string_view command,
+                Io& io) {
+    std::vector<std::string> known;
+    for (const Provider& provider : catalog.providers()) {
+        known.push_back(provider.id);
+    }
+    std::set<std::string> result;
+    for (const std::string& name : names) {
+        if (std::find(known.begin(), known.end(), name) == known.end()) {
+            std::string hint = did_you_mean(nearest_names(name, known));
+            fail(command,
+                 "unknown-provider",
+                 fmt::format("--provider: no provider is called '{}'", name),
+                 hint.empty() ? fmt::format("providers: {}", fmt::join(known, ", ")) : hint,
+                 k_exit_usage,
+                 io);
+            return std::nullopt;
+        }
+        result.insert(name);
+    }
+    return result;
 }
 
 } // namespace gpuadvisor::cli

@@ -6,6 +6,7 @@
 #include "io.hpp"
 
 #include <optional>
+#include <set>
 #include <string_view>
 
 namespace gpuadvisor::cli {
@@ -20,6 +21,13 @@ load_active_catalog(const GlobalOptions& global, std::string_view command, Io& i
 
 // Comma-separated values of a repeatable flag: {"aws,gcp", "azure"} -> {aws, gcp, azure}.
 std::vector<std::string> split_list(const std::vector<std::string>& values);
+
+// The providers named, each checked against the catalog; nullopt after a usage error with
+// did-you-mean.
+std::optional<std::set<std::string>> check_providers(const Catalog& catalog,
+                                                     const std::vector<std::string>& names,
+                                                     std::string_view command,
+                                                     Io& io);
 
 // Every GPU the names mean (aliases and prefixes expanded). On an unknown name, prints a usage
 // error with did-you-mean and returns nullopt (exit k_exit_usage).

@@ -53,28 +53,6 @@ bool narrows_instances(const Filter& filter) {
 }
 
 // Validates --provider against the catalog; nullopt after printing a usage error.
-std::optional<std::set<std::string>>
-check_providers(const Catalog& catalog, const std::vector<std::string>& names, Io& io) {
-    std::vector<std::string> known;
-    for (const Provider& provider : catalog.providers()) {
-        known.push_back(provider.id);
-    }
-    std::set<std::string> result;
-    for (const std::string& name : names) {
-        if (std::find(known.begin(), known.end(), name) == known.end()) {
-            std::string hint = did_you_mean(nearest_names(name, known));
-            fail("catalog list",
-                 "unknown-provider",
-                 fmt::format("--provider: no provider is called '{}'", name),
-                 hint.empty() ? fmt::format("providers: {}", fmt::join(known, ", ")) : hint,
-                 k_exit_usage,
-                 io);
-            return std::nullopt;
-        }
-        result.insert(name);
-    }
-    return result;
-}
 
 int run(const Options& options, const GlobalOptions& global, Io& io) {
     const auto catalog = load_active_catalog(global, "catalog list", io);
@@ -82,7 +60,7 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
         return k_exit_input;
     }
     Filter filter;
-    const auto providers = check_providers(*catalog, split_list(options.providers), io);
+    const auto providers = check_providers(*catalog, split_list(options.providers), "catalog list", io);
     const auto gpus = resolve_gpu_names(*catalog, split_list(options.gpus), "catalog list", io);
     if (!providers || !gpus) {
         return k_exit_usage;

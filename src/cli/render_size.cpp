@@ -21,6 +21,8 @@ double round4(double value) {
     return std::round(value * scale) / scale;
 }
 
+} // namespace
+
 Json workload_json(const NormalizedWorkload& w) {
     Json json;
     json["kind"] = to_string(w.kind);
@@ -90,6 +92,8 @@ Json requirements_json(const Requirements& r, WorkloadKind kind) {
     json["storage_tier"] = r.storage_tier;
     return json;
 }
+
+namespace {
 
 Json estimate_json(const Estimate& e, const SizeReport& report) {
     Json json;

@@ -4,6 +4,7 @@
 #include "gpuadvisor/catalog.hpp"
 #include "gpuadvisor/sizing.hpp"
 #include "io.hpp"
+#include "output.hpp"
 
 #include <optional>
 #include <string>
@@ -22,6 +23,10 @@ struct SizeReport {
 };
 
 void print_size(const SizeReport& report, Io& io);
+
+// The normalised workload and its requirements as JSON (also in `recommend`).
+Json workload_json(const NormalizedWorkload& workload);
+Json requirements_json(const Requirements& requirements, WorkloadKind kind);
 
 // "8x A100-40GB" for an instance type.
 std::string gpus_label(const InstanceType& instance);

@@ -6,6 +6,7 @@
 #include "gpuadvisor/fx.hpp"
 #include "gpuadvisor/models.hpp"
 #include "gpuadvisor/pricing.hpp"
+#include "gpuadvisor/rules.hpp"
 #include "gpuadvisor/tco.hpp"
 
 #include <stdexcept>
@@ -19,6 +20,7 @@ std::string_view builtin_assumptions_text();
 std::string_view builtin_fx_text();
 std::string_view builtin_pricing_text();
 std::string_view builtin_tco_text();
+std::string_view builtin_rules_text();
 
 const Catalog& builtin_catalog() {
     static const Catalog catalog = [] {
@@ -87,6 +89,14 @@ const TcoData& builtin_tco() {
     static const TcoData data =
         checked(load_tco_text("data/tco.yaml", builtin_tco_text()), "data/tco.yaml").data;
     return data;
+}
+
+const std::vector<Rule>& builtin_rules() {
+    static const std::vector<Rule> rules = [] {
+        const NamedText text{"data/rules/selection.yaml", std::string(builtin_rules_text())};
+        return checked(load_rule_texts({&text, 1}), "data/rules/selection.yaml").rules;
+    }();
+    return rules;
 }
 
 } // namespace gpuadvisor

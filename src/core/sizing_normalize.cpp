@@ -190,6 +190,11 @@ NormalizeResult normalize(const Workload& in, const ModelCatalog& models) {
         out.deadline_hours = check.positive(
             in.deadline_hours, "--deadline", 1e7, std::nullopt, "a duration such as 30d");
     }
+    if (in.budget) {
+        out.budget = check.positive(in.budget, "--budget", 1e12, std::nullopt, "an amount");
+    }
+    out.hours_per_month = check.positive(
+        in.hours_per_month, "--hours-per-month", 744, 730.0, "hours of use a month, up to 744");
     const double context_used =
         out.kind == WorkloadKind::inference ? out.input_tokens + out.output_tokens : out.seq_len;
     if (transformer && out.model.context_length > 0 && context_used > out.model.context_length) {

@@ -1,0 +1,209 @@
+// gpuadvisor recommend WORKLOAD [constraints]: ranked, priced, explained configurations.
+#include "app.hpp"
+#include "catalog_options.hpp"
+#include "exit_status.hpp"
+#include "gpuadvisor/planner.hpp"
+#include "output.hpp"
+#include "render_recommend.hpp"
+#include "workload_options.hpp"
+
+#include <fmt/format.h>
+
+#include <memory>
+
+namespace gpuadvisor::cli {
+
+namespace {
+
+struct Options {
+    std::string kind;
+    WorkloadFlags workload;
+    std::vector<std::string> providers;
+    std::vector<std::string> regions;
+    std::vector<std::string> gpus;
+    std::vector<std::string> rule_files;
+    bool no_default_rules = false;
+    int max_instances = 0;
+    std::string pricing;
+    bool interruptible = false;
+    int top = 5;
+    std::string sort = "cost";
+    bool explain = false;
+};
+
+// The built-in rules (unless --no-default-rules) and the --rules files; nullopt after
+// printing their errors (exit 3).
+std::optional<std::vector<Rule>>
+active_rules(const Options& o, const Catalog& catalog, Diagnostics& warnings, Io& io) {
+    std::vector<Rule> rules;
+    if (!o.no_default_rules) {
+        rules = builtin_rules();
+    }
+    if (o.rule_files.empty()) {
+        return rules;
+    }
+    RuleLoad load = load_rule_files(o.rule_files);
+    check_rule_names(load.rules, catalog, load.diagnostics);
+    for (const Rule& rule : load.rules) {
+        const bool clash = std::any_of(rules.begin(), rules.end(), [&](const Rule& r) {
+            return to_lower(r.id) == to_lower(rule.id);
+        });
+        if (clash) {
+            load.diagnostics.error(rule.origin,
+                                   "duplicate-id",
+                                   fmt::format("rule '{}' is also a built-in rule", rule.id),
+                                   "give your rule another id, or use --no-default-rules");
+        }
+    }
+    if (load.diagnostics.has_errors()) {
+        fail("recommend", load.diagnostics, k_exit_input, io);
+        return std::nullopt;
+    }
+    warnings.append(load.diagnostics);
+    rules.insert(rules.end(), load.rules.begin(), load.rules.end());
+    return rules;
+}
+
+std::optional<PlanConstraints>
+constraints(const Options& o, const Catalog& catalog, const GlobalOptions& global, Io& io) {
+    PlanConstraints c;
+    const auto providers = check_providers(catalog, split_list(o.providers), "recommend", io);
+    const auto gpus = resolve_gpu_names(catalog, split_list(o.gpus), "recommend", io);
+    if (!providers || !gpus) {
+        return std::nullopt;
+    }
+    c.providers.assign(providers->begin(), providers->end());
+    c.gpus = *gpus;
+    c.regions = split_list(o.regions);
+    if (o.max_instances > 0) {
+        c.max_instances = o.max_instances;
+    }
+    if (o.pricing == "auto") {
+        c.auto_mix = true;
+    } else if (!o.pricing.empty()) {
+        c.plan = parse_plan(o.pricing);
+    }
+    c.interruptible = o.interruptible;
+    c.currency = global.currency.empty() ? "USD" : global.currency;
+    c.sort_by_time = o.sort == "time";
+    c.top = static_cast<std::size_t>(o.top);
+    if (c.plan == Plan::spot && !o.interruptible) {
+        fail("recommend",
+             "usage",
+             "--pricing spot: spot instances can be taken back at any time",
+             "add --interruptible if the work survives preemption (checkpoints, batch jobs)",
+             k_exit_usage,
+             io);
+        return std::nullopt;
+    }
+    return c;
+}
+
+int run(Options o, const GlobalOptions& global, Io& io) {
+    if (!o.kind.empty()) {
+        o.workload.kind = o.kind;
+    }
+    int exit_code = k_exit_ok;
+    const auto workload = read_workload(o.workload, "recommend", io, exit_code);
+    if (!workload) {
+        return exit_code;
+    }
+    if (!global.currency.empty() && builtin_fx().find(global.currency) == nullptr) {
+        return fail("recommend",
+                    "usage",
+                    fmt::format("--currency: no rate for '{}'", global.currency),
+                    fmt::format("known: {}", fmt::join(builtin_fx().currencies(), ", ")),
+                    k_exit_usage,
+                    io);
+    }
+    const auto catalog = load_active_catalog(global, "recommend", io);
+    if (!catalog) {
+        return k_exit_input;
+    }
+    Diagnostics rule_warnings;
+    const auto rules = active_rules(o, *catalog, rule_warnings, io);
+    if (!rules) {
+        return k_exit_input;
+    }
+    const auto limits = constraints(o, *catalog, global, io);
+    if (!limits) {
+        return k_exit_usage;
+    }
+    const Assumptions& assumptions = builtin_assumptions();
+    const Requirements needs = requirements(*workload, assumptions);
+    PlanInput input{&*workload,
+                    &needs,
+                    &*catalog,
+                    &assumptions,
+                    &*rules,
+                    &builtin_fx(),
+                    {builtin_pricing().spot_defaults,
+                     builtin_pricing().rules,
+                     false,
+                     catalog->discounts(),
+                     today_utc()},
+                    *limits};
+    const PlanResult result = plan(input);
+    if (!io.quiet) {
+        print_diagnostics(rule_warnings, io);
+    }
+    print_recommendations({&*workload, &needs, &result, &*limits, o.explain}, io);
+    return result.recommendations.empty() ? k_exit_negative : k_exit_ok;
+}
+
+} // namespace
+
+void register_recommend(CLI::App& app, Registry registry) {
+    auto o = std::make_shared<Options>();
+    CLI::App* cmd =
+        app.add_subcommand("recommend", "Ranked, priced, explained configurations for a workload");
+    cmd->add_option("kind", o->kind, "The workload kind (same as --workload)")
+        ->check(one_of({"training", "finetune", "inference", "hpc", "graphics"}))
+        ->type_name("training|finetune|inference|hpc|graphics");
+    add_workload_flags(*cmd, o->workload);
+    const auto group = "Constraints";
+    cmd->add_option("--provider", o->providers, "Only these providers (aws,gcp,...)")->group(group);
+    cmd->add_option("--region", o->regions, "Only these regions")->group(group);
+    cmd->add_option("--gpu", o->gpus, "Only these GPUs (A100,H100: every variant)")->group(group);
+    cmd->add_option("--max-instances", o->max_instances, "At most this many instances (64)")
+        ->check(whole_range(1, 4096))
+        ->group(group);
+    cmd->add_option("--pricing", o->pricing, "One plan, or auto: the cheapest mix per offer")
+        ->check(one_of({"auto", "on-demand", "spot", "reserved-1y", "reserved-3y", "subscription"}))
+        ->type_name("auto|on-demand|spot|reserved-1y|reserved-3y|subscription")
+        ->group(group);
+    cmd->add_flag("--interruptible",
+                  o->interruptible,
+                  "The work survives preemption (checkpoints), so spot is allowed")
+        ->group(group);
+    cmd->add_option("--rules", o->rule_files, "A rule file or folder, added to the built-in rules")
+        ->group(group);
+    cmd->add_flag("--no-default-rules",
+                  o->no_default_rules,
+                  "Leave out the source documents' matrix (data/rules)")
+        ->group(group);
+    cmd->add_option("--top", o->top, "Show this many (default 5)")
+        ->check(whole_range(1, 1000))
+        ->group("Output");
+    cmd->add_option("--sort", o->sort, "Rank by cost (default) or time, after the rules")
+        ->check(one_of({"cost", "time"}))
+        ->type_name("cost|time")
+        ->group("Output");
+    cmd->add_flag("--explain",
+                  o->explain,
+                  "Add the fired rules, the assumptions and every rejected candidate")
+        ->group("Output");
+    cmd->footer("Examples:\n"
+                "  gpuadvisor recommend training --model llama-2-7b --tokens 1T --deadline 30d\n"
+                "  gpuadvisor recommend inference --model bert-base --qps 2000 --latency-ms 50\n"
+                "  gpuadvisor recommend hpc --fp64-tflops 40 --memory-gb 200 --provider aws,azure\n"
+                "  gpuadvisor recommend graphics --sessions 40 --memory-per-session-gb 6\n"
+                "  gpuadvisor recommend training --params 70B --tokens 2T --interruptible "
+                "--pricing auto --explain\n"
+                "Exit 1 when no configuration fits; the message says which constraint bound.");
+    registry.runners.push_back({cmd, [o, &global = registry.global](Io& io) {
+                                    return run(*o, global, io);
+                                }});
+}
+
+} // namespace gpuadvisor::cli

@@ -1,0 +1,270 @@
+#include "render_recommend.hpp"
+
+#include "gpuadvisor/discounts.hpp"
+#include "output.hpp"
+#include "render_size.hpp"
+#include "render_table.hpp"
+#include "text.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <map>
+#include <ostream>
+
+namespace gpuadvisor::cli {
+
+namespace {
+
+bool finite_work(const NormalizedWorkload& w) {
+    return w.kind == WorkloadKind::training || w.kind == WorkloadKind::finetune;
+}
+
+double round3(double value) {
+    return std::round(value * 1000) / 1000;
+}
+
+Json estimate_json(const Candidate& c, const NormalizedWorkload& w) {
+    const Estimate& e = c.estimate;
+    Json json;
+    if (c.hours) {
+        json["hours"] = round3(*c.hours);
+        json["gpu_hours"] = round3(*c.hours * c.total_gpus);
+    }
+    if (w.kind == WorkloadKind::inference) {
+        json["throughput"] = {{"output_tokens_per_s", round3(e.tokens_per_s * e.replicas)},
+                              {"qps", round3(e.qps_per_replica * e.replicas)}};
+        json["latency_ms"] = round3(e.latency_ms);
+        json["replicas"] = e.replicas;
+        json["qps_per_replica"] = round3(e.qps_per_replica);
+    }
+    json["memory_per_gpu_gb"] = round3(e.memory_per_gpu_gb);
+    json["scaling_efficiency"] = round3(e.scaling_efficiency);
+    json["fits"] = e.fits;
+    return json;
+}
+
+Json recommendation_json(const Candidate& c, const RecommendReport& report) {
+    const std::string& currency = report.constraints->currency;
+    Json parts = Json::array();
+    for (const PricedPart& part : c.quote.parts) {
+        parts.push_back(
+            {{"tier", part.tier.empty() ? Json(nullptr) : Json(part.tier)},
+             {"plan", plan_flag_name(part.plan)},
+             {"share", part.share},
+             {"discount", part.rate.discount ? Json(part.rate.discount->id) : Json(nullptr)}});
+    }
+    Json also = Json::array();
+    for (const auto& [region, micros] : c.also_in) {
+        also.push_back({{"region", region}, {"total", money_units(micros)}});
+    }
+    return {{"rank", c.rank},
+            {"provider", c.instance->provider},
+            {"instance", c.instance->id},
+            {"region", c.row->region},
+            {"gpu", c.gpu->id},
+            {"gpus_per_instance", c.instance->gpu_count},
+            {"instance_count", c.count},
+            {"total_gpus", c.total_gpus},
+            {"pricing", c.pricing},
+            {"parts", parts},
+            {"cost",
+             {{"currency", currency},
+              {"per_hour", money_units(c.per_hour_micros)},
+              {"total", money_units(c.total_micros)},
+              {"period", finite_work(*report.workload) ? "the job" : "a month"}}},
+            {"estimate", estimate_json(c, *report.workload)},
+            {"pareto", c.pareto},
+            {"preferred_by", c.preferred_by},
+            {"reasons", c.reasons},
+            {"warnings", c.warnings},
+            {"also_in", also}};
+}
+
+Json document_json(const RecommendReport& report) {
+    const PlanResult& r = *report.result;
+    Json document = json_document("recommend");
+    document["ok"] = !r.recommendations.empty();
+    document["currency"] = report.constraints->currency;
+    document["workload"] = workload_json(*report.workload);
+    document["requirements"] = requirements_json(*report.requirements, report.workload->kind);
+    document["rules"] = Json::array();
+    for (const FiredRule& fired : r.rules) {
+        document["rules"].push_back({{"id", fired.rule->id},
+                                     {"effect", to_string(fired.rule->effect)},
+                                     {"reason", fired.rule->reason},
+                                     {"note", fired.note},
+                                     {"source", fired.rule->provenance.source}});
+    }
+    document["recommendations"] = Json::array();
+    for (const Candidate& c : r.recommendations) {
+        document["recommendations"].push_back(recommendation_json(c, report));
+    }
+    document["feasible"] = r.feasible;
+    document["considered"] = r.considered;
+    document["warnings"] = r.warnings;
+    document["notes"] = r.notes;
+    document["no_fit"] = r.no_fit.empty() ? Json(nullptr) : Json(r.no_fit);
+    if (report.explain) {
+        document["rejected"] = Json::array();
+        for (const Rejection& x : r.rejected) {
+            document["rejected"].push_back(
+                {{"provider", x.instance->provider},
+                 {"instance", x.instance->id},
+                 {"region", x.region.empty() ? Json(nullptr) : Json(x.region)},
+                 {"instance_count", x.count},
+                 {"code", x.code},
+                 {"reason", x.reason}});
+        }
+    }
+    return document;
+}
+
+std::string time_cell(const Candidate& c, const NormalizedWorkload& w) {
+    if (c.hours) {
+        return *c.hours >= 48 ? fmt::format("{:.1f} d", *c.hours / 24)
+                              : fmt::format("{:.1f} h", *c.hours);
+    }
+    if (w.kind == WorkloadKind::inference) {
+        return fmt::format("{:.0f} ms", c.estimate.latency_ms);
+    }
+    return "-";
+}
+
+std::string why_cell(const Candidate& c) {
+    std::vector<std::string> parts;
+    if (!c.preferred_by.empty()) {
+        parts.push_back(fmt::format("rules: {}", fmt::join(c.preferred_by, ", ")));
+    }
+    if (!c.estimate.fit_reason.empty()) {
+        parts.push_back(c.estimate.fit_reason);
+    }
+    return fmt::format("{}", fmt::join(parts, "; "));
+}
+
+void print_table(const RecommendReport& report, Io& io) {
+    const PlanResult& r = *report.result;
+    const NormalizedWorkload& w = *report.workload;
+    const bool finite = finite_work(w);
+    Table table{
+        {{"#", Align::right},
+         {"PROVIDER"},
+         {"INSTANCE"},
+         {"REGION"},
+         {"GPUS", Align::right},
+         {"PLAN"},
+         {"PER HOUR", Align::right},
+         {finite ? "TOTAL" : "PER MONTH", Align::right},
+         {finite ? "TIME" : (w.kind == WorkloadKind::inference ? "LATENCY" : "-"), Align::right},
+         {"WHY"}},
+        {}};
+    for (const Candidate& c : r.recommendations) {
+        table.rows.push_back({fmt::format("{}{}", c.rank, c.pareto ? "*" : ""),
+                              c.instance->provider,
+                              fmt::format("{} x {}", terminal_safe(c.instance->id), c.count),
+                              c.also_in.empty()
+                                  ? c.row->region
+                                  : fmt::format("{} (+{})", c.row->region, c.also_in.size()),
+                              fmt::format("{} {}", format_number(c.total_gpus), c.gpu->id),
+                              c.pricing,
+                              format_cents(c.per_hour_micros),
+                              format_cents(c.total_micros),
+                              time_cell(c, w),
+                              terminal_safe(why_cell(c))});
+    }
+    if (io.format == OutputFormat::table) {
+        io.out << fmt::format(
+            "{} configuration(s) fit out of {} priced; costs in {}{}. * = on the cost-{} "
+            "front.\n\n",
+            r.feasible,
+            r.considered,
+            report.constraints->currency,
+            finite ? " for the whole job" : " per month",
+            finite ? "time" : "latency");
+    }
+    render_table(table, io);
+}
+
+void print_explanations(const RecommendReport& report, Io& io) {
+    const PlanResult& r = *report.result;
+    for (const std::string& warning : r.warnings) {
+        io.out << "Warning: " << terminal_safe(warning) << '\n';
+    }
+    for (const Candidate& c : r.recommendations) {
+        for (const std::string& warning : c.warnings) {
+            io.out << fmt::format("Warning (#{}): {}\n", c.rank, terminal_safe(warning));
+        }
+    }
+    for (const std::string& note : r.notes) {
+        io.out << "Note: " << terminal_safe(note) << '\n';
+    }
+    if (!report.explain) {
+        std::vector<std::string> ids;
+        for (const FiredRule& fired : r.rules) {
+            ids.push_back(fired.rule->id);
+        }
+        io.out << fmt::format("Rules fired: {} (--explain for details and the rejected)\n",
+                              ids.empty() ? "none" : fmt::format("{}", fmt::join(ids, ", ")));
+        return;
+    }
+    io.out << "\nRules fired:\n";
+    for (const FiredRule& fired : r.rules) {
+        io.out << fmt::format("  {} ({}): {}; {}\n",
+                              terminal_safe(fired.rule->id),
+                              to_string(fired.rule->effect),
+                              terminal_safe(fired.rule->reason),
+                              terminal_safe(fired.note));
+    }
+    std::map<std::pair<std::string, std::string>, std::vector<std::string>> groups;
+    for (const Rejection& x : r.rejected) {
+        groups[{x.code, x.reason}].push_back(fmt::format(
+            "{} x {}{}", x.instance->id, x.count, x.region.empty() ? "" : " " + x.region));
+    }
+    io.out << fmt::format("\nRejected ({} configurations), by reason:\n", r.rejected.size());
+    for (const auto& [key, who] : groups) {
+        io.out << fmt::format(
+            "  [{}] {} ({}): {}{}\n",
+            key.first,
+            terminal_safe(key.second),
+            who.size(),
+            terminal_safe(fmt::format(
+                "{}",
+                fmt::join(who.begin(),
+                          who.begin() +
+                              std::min<std::ptrdiff_t>(3, static_cast<std::ptrdiff_t>(who.size())),
+                          ", "))),
+            who.size() > 3 ? ", ..." : "");
+    }
+}
+
+} // namespace
+
+void print_recommendations(const RecommendReport& report, Io& io) {
+    const PlanResult& r = *report.result;
+    if (io.format == OutputFormat::json) {
+        Json document = document_json(report);
+        if (!r.no_fit.empty()) {
+            Diagnostics diagnostics;
+            diagnostics.error({"gpuadvisor", 0, 0}, "no-fit", r.no_fit, "relax a constraint");
+            document["diagnostics"] = diagnostics_json(diagnostics);
+        }
+        write_json(document, io);
+        return;
+    }
+    if (!r.no_fit.empty()) {
+        io.err << "gpuadvisor: error[no-fit]: " << terminal_safe(r.no_fit) << '\n';
+        io.err << "  hint: relax the constraint that binds (--deadline, --budget, --max-instances, "
+                  "--provider, --gpu, --rules)\n";
+        if (report.explain) {
+            print_explanations(report, io);
+        }
+        return;
+    }
+    print_table(report, io);
+    if (io.format == OutputFormat::table) {
+        io.out << '\n';
+        print_explanations(report, io);
+    }
+}
+
+} // namespace gpuadvisor::cli

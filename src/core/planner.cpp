@@ -1,0 +1,589 @@
+#include "gpuadvisor/planner.hpp"
+
+#include "gpuadvisor/units.hpp"
+#include "planner_rank.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+namespace gpuadvisor {
+
+namespace {
+
+constexpr int k_default_max_instances = 64;
+constexpr double k_max_gpus = 4096;
+
+bool finite_work(WorkloadKind kind) {
+    return kind == WorkloadKind::training || kind == WorkloadKind::finetune;
+}
+
+bool slice(const InstanceType& instance) {
+    return instance.gpu_count < 1;
+}
+
+Hardware hardware_for(const InstanceType& instance, const Gpu& gpu, int count) {
+    Hardware hw;
+    hw.gpu = &gpu;
+    hw.gpu_fraction = slice(instance) ? instance.gpu_count : 1;
+    hw.gpus = slice(instance) ? count : static_cast<int>(std::floor(instance.gpu_count * count));
+    hw.gpus_per_node = std::max(1, static_cast<int>(std::floor(instance.gpu_count)));
+    hw.nvlink = instance.nvlink;
+    hw.network_gbps = instance.network_gbps;
+    hw.rdma = instance.rdma;
+    return hw;
+}
+
+// GPUs (or vGPU slices) the workload needs, read from an estimate on any number of them.
+double units_needed(const NormalizedWorkload& w, const Estimate& e) {
+    switch (w.kind) {
+    case WorkloadKind::training:
+    case WorkloadKind::finetune:
+        return e.min_gpus;
+    case WorkloadKind::inference:
+        return static_cast<double>(e.replicas) * e.gpus_per_replica;
+    default:
+        return e.replicas;
+    }
+}
+
+// The facts rules test about the workload.
+Facts workload_facts(const NormalizedWorkload& w, const Requirements& r, bool interruptible) {
+    Facts facts;
+    facts.set("kind", std::string(to_string(w.kind)));
+    facts.set("model", w.model_is_preset ? w.model.id : std::string());
+    facts.set("params", w.model.parameters);
+    facts.set("tokens", w.tokens);
+    facts.set("precision", std::string(to_string(w.precision)));
+    facts.set("qps", w.qps);
+    facts.set("latency_ms", w.latency_ms);
+    facts.set("fp64_tflops", w.fp64_tflops);
+    facts.set("memory_gb", w.memory_gb);
+    facts.set("sessions", w.sessions);
+    facts.set("interruptible", interruptible);
+    if (w.deadline_hours) {
+        facts.set("deadline_hours", *w.deadline_hours);
+    }
+    if (w.budget) {
+        facts.set("budget", *w.budget);
+    }
+    facts.set("memory_total_gb", r.memory_total_gb);
+    facts.set("min_gpu_memory_gb", r.min_gpu_memory_gb);
+    facts.set("required_network_gbps", r.network_gbps);
+    facts.set("storage_tb", r.storage_tb);
+    return facts;
+}
+
+std::string country_of(const Catalog& catalog, const InstanceType& instance, const PriceRow& row) {
+    if (const Provider* provider = catalog.find_provider(instance.provider)) {
+        for (const RegionInfo& region : provider->regions) {
+            if (region.id == row.region) {
+                return region.country;
+            }
+        }
+    }
+    return {};
+}
+
+Facts candidate_facts(const Candidate& c, const Catalog& catalog) {
+    Facts facts;
+    const InstanceType& instance = *c.instance;
+    facts.set("provider", instance.provider);
+    facts.set("instance", instance.id);
+    facts.set("family", instance.family);
+    facts.set("region", c.row->region);
+    facts.set("country", country_of(catalog, instance, *c.row));
+    facts.set("gpu", c.gpu->id);
+    facts.set("gpu_memory_gb", c.gpu->memory_gb);
+    facts.set("gpu_fp64_tflops", c.gpu->fp64_tflops);
+    facts.set("gpu_memory_bandwidth_gb_per_s", c.gpu->memory_bandwidth_gb_per_s);
+    facts.set("gpus_per_instance", instance.gpu_count);
+    facts.set("instance_count", static_cast<double>(c.count));
+    facts.set("total_gpus", c.total_gpus);
+    facts.set("network_gbps", instance.network_gbps);
+    facts.set("rdma", instance.rdma);
+    facts.set("nvlink", instance.nvlink);
+    facts.set("plan", c.pricing);
+    facts.set("scaling_efficiency", c.estimate.scaling_efficiency);
+    return facts;
+}
+
+bool named(const std::vector<std::string>& names, const std::string& value) {
+    return names.empty() || std::any_of(names.begin(), names.end(), [&](const std::string& n) {
+               return to_lower(n) == to_lower(value);
+           });
+}
+
+bool gpu_named(const std::vector<std::string>& names, const Catalog& catalog, const Gpu& gpu) {
+    return names.empty() || std::any_of(names.begin(), names.end(), [&](const std::string& n) {
+               const auto matches = catalog.match_gpus(n);
+               return std::find(matches.begin(), matches.end(), &gpu) != matches.end();
+           });
+}
+
+class Planner {
+  public:
+    explicit Planner(const PlanInput& in)
+        : m_in(in), m_w(*in.workload), m_c(in.constraints),
+          m_workload_facts(workload_facts(m_w, *in.requirements, m_c.interruptible)) {}
+
+    PlanResult run();
+
+  private:
+    void fire_rules();
+    void instance_type(const InstanceType& instance, const Gpu& gpu);
+    std::vector<int> counts(const InstanceType& instance, const Gpu& gpu);
+    void configuration(const InstanceType& instance, const Gpu& gpu, int count);
+    void offer(const InstanceType& instance,
+               const Gpu& gpu,
+               int count,
+               const Estimate& e,
+               const PriceRow& row);
+    void keep(Candidate c);
+    void reject(const InstanceType& instance,
+                std::string region,
+                int count,
+                std::string code,
+                std::string reason) {
+        m_result.rejected.push_back(
+            {&instance, std::move(region), count, std::move(code), std::move(reason)});
+    }
+    std::vector<Candidate> grouped();
+    void rank(std::vector<Candidate>& list) const;
+    void explain_no_fit();
+    void physics_notes(const std::vector<Candidate>& list);
+    int max_instances() const { return m_c.max_instances.value_or(k_default_max_instances); }
+    std::string money(std::int64_t micros) const {
+        const std::int64_t cents = (micros + 5'000) / 10'000; // costs are shown to the cent
+        return fmt::format("{} {}", format_micros(cents * 10'000, 2), m_c.currency);
+    }
+
+    const PlanInput& m_in;
+    const NormalizedWorkload& m_w;
+    const PlanConstraints& m_c;
+    Facts m_workload_facts;
+    std::vector<const Rule*> m_active; // rules whose `when` holds
+    std::map<const Rule*, int> m_rule_rejections;
+    std::vector<Candidate> m_feasible;
+    std::vector<Candidate> m_late;        // priced, but past the deadline
+    std::vector<Candidate> m_over_budget; // priced, but over the budget
+    PlanResult m_result;
+};
+
+void Planner::fire_rules() {
+    for (const Rule& rule : *m_in.rules) {
+        if (!rule.when || holds(*rule.when, m_workload_facts)) {
+            m_active.push_back(&rule);
+        }
+    }
+}
+
+// The instance counts worth pricing: the fewest that run the workload, the fewest that meet
+// the deadline, and (for finite work) two and four times that, to show what speed costs.
+std::vector<int> Planner::counts(const InstanceType& instance, const Gpu& gpu) {
+    const Estimate one = estimate(m_w, hardware_for(instance, gpu, 1), *m_in.assumptions);
+    const double units = units_needed(m_w, one);
+    const double per_instance = slice(instance) ? 1 : instance.gpu_count;
+    const double needed = std::ceil(units / per_instance - 1e-9);
+    const int cap = std::min(max_instances(), static_cast<int>(k_max_gpus / per_instance));
+    if (!(units > 0) || needed > cap) {
+        reject(instance,
+               {},
+               static_cast<int>(std::min(needed, 1e9)),
+               "fit",
+               units > 0 ? fmt::format("needs {} instances, more than the limit of {}",
+                                       format_number(needed),
+                                       cap)
+                         : one.fit_reason);
+        return {};
+    }
+    int n = std::max(1, static_cast<int>(needed));
+    for (int tries = 0; n <= cap; ++tries) {
+        if (estimate(m_w, hardware_for(instance, gpu, n), *m_in.assumptions).fits) {
+            break;
+        }
+        n = tries < 3 ? n + 1 : n * 2;
+    }
+    if (n > cap) {
+        reject(instance, {}, cap, "fit", one.fit_reason);
+        return {};
+    }
+    std::vector<int> result{n};
+    if (!finite_work(m_w.kind)) {
+        return result;
+    }
+    int fast = n;
+    while (m_w.deadline_hours && fast * 2 <= cap &&
+           estimate(m_w, hardware_for(instance, gpu, fast), *m_in.assumptions).hours >
+               *m_w.deadline_hours) {
+        fast *= 2;
+    }
+    for (const int count : {fast, fast * 2, fast * 4}) {
+        if (count <= cap && std::find(result.begin(), result.end(), count) == result.end()) {
+            result.push_back(count);
+        }
+    }
+    return result;
+}
+
+void Planner::instance_type(const InstanceType& instance, const Gpu& gpu) {
+    if (!named(m_c.providers, instance.provider) || !gpu_named(m_c.gpus, *m_in.catalog, gpu)) {
+        return; // not asked for: not a rejection
+    }
+    if (slice(instance) && m_w.kind != WorkloadKind::graphics) {
+        return; // a vGPU slice runs desktops, not jobs
+    }
+    const bool priced =
+        std::any_of(instance.regions.begin(), instance.regions.end(), [&](const PriceRow& row) {
+            return named(m_c.regions, row.region);
+        });
+    if (!priced) {
+        return;
+    }
+    for (const int count : counts(instance, gpu)) {
+        configuration(instance, gpu, count);
+    }
+}
+
+void Planner::configuration(const InstanceType& instance, const Gpu& gpu, int count) {
+    const Estimate e = estimate(m_w, hardware_for(instance, gpu, count), *m_in.assumptions);
+    if (!e.fits) {
+        reject(instance, {}, count, "fit", e.fit_reason);
+        return;
+    }
+    for (const PriceRow& row : instance.regions) {
+        if (named(m_c.regions, row.region)) {
+            offer(instance, gpu, count, e, row);
+        }
+    }
+}
+
+// The plans to price for an offer, each as a quote.
+std::vector<std::pair<std::string, Quote>> priced_plans(const Offer& offer,
+                                                        const Usage& usage,
+                                                        const PlanConstraints& c,
+                                                        const PricingContext& pricing) {
+    std::vector<std::pair<std::string, Quote>> result;
+    if (c.auto_mix) {
+        if (auto q = cheapest_mix(offer, usage, c.interruptible ? 1 : 0, pricing).quote) {
+            const std::string name =
+                q->parts.size() == 1 ? std::string(plan_flag_name(q->parts[0].plan)) : "mix";
+            result.emplace_back(name, std::move(*q));
+        }
+        return result;
+    }
+    std::vector<Plan> plans;
+    if (c.plan) {
+        plans.push_back(*c.plan);
+    } else {
+        plans = {Plan::on_demand, Plan::reserved_1y, Plan::reserved_3y, Plan::subscription_monthly};
+        if (c.interruptible) {
+            plans.insert(plans.begin() + 1, Plan::spot);
+        }
+    }
+    std::optional<std::int64_t> on_demand;
+    for (const Plan plan : plans) {
+        const std::vector<PlanShare> mix{{plan, 1}};
+        auto q = price_offer(offer, usage, mix, pricing).quote;
+        if (!q) {
+            continue;
+        }
+        const bool term = plan != Plan::on_demand && plan != Plan::spot;
+        if (plan == Plan::on_demand) {
+            on_demand = q->total_micros;
+        } else if (term && !c.plan && on_demand && q->total_micros >= *on_demand) {
+            continue; // a term plan that does not pay for this usage
+        }
+        result.emplace_back(std::string(plan_flag_name(plan)), std::move(*q));
+    }
+    return result;
+}
+
+void Planner::offer(const InstanceType& instance,
+                    const Gpu& gpu,
+                    int count,
+                    const Estimate& e,
+                    const PriceRow& row) {
+    const bool finite = finite_work(m_w.kind);
+    const Usage usage = finite ? Usage{static_cast<double>(count), e.hours, 1, 0}
+                               : Usage{static_cast<double>(count),
+                                       k_hours_per_month,
+                                       m_w.hours_per_month / k_hours_per_month,
+                                       0};
+    const auto plans = priced_plans({&instance, &row}, usage, m_c, m_in.pricing);
+    if (plans.empty() && (m_c.plan || m_c.auto_mix)) {
+        reject(instance,
+               row.region,
+               count,
+               "price",
+               m_c.plan ? fmt::format("no {} price", plan_flag_name(*m_c.plan))
+                        : std::string("no price for any plan"));
+    }
+    for (const auto& [name, quote] : plans) {
+        const auto total = m_in.fx->convert(quote.total_micros, quote.currency, m_c.currency);
+        if (!total) {
+            reject(instance, row.region, count, "price", "no exchange rate to " + m_c.currency);
+            continue;
+        }
+        Candidate c;
+        c.instance = &instance;
+        c.row = &row;
+        c.gpu = &gpu;
+        c.count = count;
+        c.total_gpus = count * instance.gpu_count; // a fraction for vGPU slices
+        c.pricing = name;
+        c.quote = quote;
+        c.total_micros = *total;
+        c.per_hour_micros = quote.running_hours > 0
+                                ? static_cast<std::int64_t>(std::llround(
+                                      static_cast<double>(*total) / quote.running_hours))
+                                : 0;
+        c.estimate = e;
+        const bool spot = std::any_of(quote.parts.begin(), quote.parts.end(), [](const auto& p) {
+            return p.plan == Plan::spot;
+        });
+        if (finite) {
+            c.hours = e.hours * (spot ? 1 + m_in.pricing.spot.overhead() : 1);
+        }
+        keep(std::move(c));
+    }
+}
+
+void Planner::keep(Candidate c) {
+    ++m_result.considered;
+    const Facts facts = candidate_facts(c, *m_in.catalog);
+    for (const Rule* rule : m_active) {
+        if (!rule->candidate) {
+            continue;
+        }
+        const bool match = holds(*rule->candidate, facts);
+        if (rule->effect == RuleEffect::require && !match) {
+            ++m_rule_rejections[rule];
+            reject(*c.instance,
+                   c.row->region,
+                   c.count,
+                   "rule",
+                   fmt::format("{} ({}): {}", rule->id, c.pricing, rule->reason));
+            return;
+        }
+        if (rule->effect == RuleEffect::prefer && match) {
+            c.score += rule->weight;
+            c.preferred_by.push_back(rule->id);
+        }
+        if (rule->effect == RuleEffect::warn && match) {
+            c.warnings.push_back(fmt::format("{}: {}", rule->id, rule->message));
+        }
+    }
+    if (m_w.deadline_hours && c.hours && *c.hours > *m_w.deadline_hours) {
+        m_late.push_back(std::move(c));
+        return;
+    }
+    if (m_w.budget &&
+        static_cast<double>(c.total_micros) > *m_w.budget * Money::k_micros_per_unit) {
+        m_over_budget.push_back(std::move(c));
+        return;
+    }
+    m_feasible.push_back(std::move(c));
+}
+
+std::string describe_candidate(const Candidate& c) {
+    return fmt::format("{} x {} ({} {}, {})",
+                       c.count,
+                       c.instance->id,
+                       c.instance->provider,
+                       c.row->region,
+                       c.pricing);
+}
+
+const Candidate* cheapest(const std::vector<Candidate>& list) {
+    const auto it = std::min_element(list.begin(), list.end(), [](const auto& a, const auto& b) {
+        return a.total_micros < b.total_micros;
+    });
+    return it == list.end() ? nullptr : &*it;
+}
+
+std::string duration(double hours) {
+    const auto one_decimal = [](double x) { return format_number(std::round(x * 10) / 10); };
+    return hours >= 48 ? one_decimal(hours / 24) + " days" : one_decimal(hours) + " h";
+}
+
+const Candidate* fastest(const std::vector<const Candidate*>& list) {
+    const auto it = std::min_element(list.begin(), list.end(), [](const auto* a, const auto* b) {
+        return std::tuple(*a->hours, a->total_micros) < std::tuple(*b->hours, b->total_micros);
+    });
+    return it == list.end() ? nullptr : *it;
+}
+
+// Which constraint bound, and the nearest configurations on each side of it.
+void Planner::explain_no_fit() {
+    const auto& deadline = m_w.deadline_hours;
+    const std::optional<std::int64_t> budget =
+        m_w.budget
+            ? std::optional(static_cast<std::int64_t>(*m_w.budget * Money::k_micros_per_unit))
+            : std::nullopt;
+    std::vector<const Candidate*> late;
+    std::vector<const Candidate*> late_affordable;
+    for (const Candidate& c : m_late) {
+        late.push_back(&c);
+        if (!budget || c.total_micros <= *budget) {
+            late_affordable.push_back(&c);
+        }
+    }
+    std::vector<std::string> parts;
+    if (deadline && budget) {
+        parts.push_back(fmt::format("no configuration meets the {} deadline under {}",
+                                    duration(*deadline),
+                                    money(*budget)));
+    } else if (deadline) {
+        parts.push_back(fmt::format("no configuration meets the {} deadline", duration(*deadline)));
+    } else if (budget) {
+        parts.push_back(fmt::format("no configuration costs less than {}", money(*budget)));
+    }
+    if (const Candidate* on_time = cheapest(m_over_budget)) {
+        parts.push_back(fmt::format("the cheapest that {} costs {} ({})",
+                                    deadline ? "meets the deadline" : "fits",
+                                    money(on_time->total_micros),
+                                    describe_candidate(*on_time)));
+    } else if (const Candidate* quick = fastest(late)) {
+        parts.push_back(fmt::format("with at most {} instances the fastest takes {} ({}, {}): "
+                                    "raise --max-instances or relax --deadline",
+                                    max_instances(),
+                                    duration(*quick->hours),
+                                    describe_candidate(*quick),
+                                    money(quick->total_micros)));
+    }
+    if (budget && deadline) {
+        if (const Candidate* quick = fastest(late_affordable)) {
+            parts.push_back(fmt::format("the fastest under budget takes {} ({}, {})",
+                                        duration(*quick->hours),
+                                        describe_candidate(*quick),
+                                        money(quick->total_micros)));
+        } else if (const Candidate* low = cheapest(m_late)) {
+            parts.push_back(fmt::format("nothing costs less than the budget: the cheapest costs "
+                                        "{} ({}, {})",
+                                        money(low->total_micros),
+                                        describe_candidate(*low),
+                                        duration(*low->hours)));
+        }
+    }
+    if (m_late.empty() && m_over_budget.empty()) {
+        std::map<std::string, int> by_code;
+        for (const Rejection& r : m_result.rejected) {
+            ++by_code[r.code];
+        }
+        std::vector<std::string> counts;
+        for (const auto& [code, n] : by_code) {
+            counts.push_back(fmt::format("{} {}", n, code));
+        }
+        parts.push_back(counts.empty()
+                            ? "no instance type matches the filters"
+                            : fmt::format("no configuration fits the workload and the constraints "
+                                          "(rejected: {}; see --explain)",
+                                          fmt::join(counts, ", ")));
+    }
+    m_result.no_fit = fmt::format("{}", fmt::join(parts, "; "));
+}
+
+void Planner::physics_notes(const std::vector<Candidate>& list) {
+    const Candidate* overall = cheapest(list);
+    for (const Rule* rule : m_active) {
+        std::string note;
+        if (rule->effect == RuleEffect::require) {
+            const int n = m_rule_rejections[rule];
+            note = n > 0 ? fmt::format("rejected {} configuration(s)", n) : "rejected none";
+        } else if (rule->effect == RuleEffect::prefer) {
+            std::vector<Candidate> inside;
+            for (const Candidate& c : list) {
+                if (std::find(c.preferred_by.begin(), c.preferred_by.end(), rule->id) !=
+                    c.preferred_by.end()) {
+                    inside.push_back(c);
+                }
+            }
+            const Candidate* best_inside = cheapest(inside);
+            if (best_inside == nullptr) {
+                note = "no configuration in this tier passes the checks: the ranking follows "
+                       "the sizing";
+                m_result.notes.push_back(fmt::format("Rule {} ({}) matched no configuration that "
+                                                     "fits and meets the constraints, so the "
+                                                     "ranking follows the sizing.",
+                                                     rule->id,
+                                                     rule->reason));
+            } else {
+                note = fmt::format("{} configuration(s) match", inside.size());
+                if (overall != nullptr && overall->total_micros < best_inside->total_micros) {
+                    m_result.notes.push_back(fmt::format(
+                        "Rule {}: the cheapest configuration, {}, is outside this tier and "
+                        "costs {} against {} for the best inside it ({}).",
+                        rule->id,
+                        describe_candidate(*overall),
+                        money(overall->total_micros),
+                        money(best_inside->total_micros),
+                        describe_candidate(*best_inside)));
+                }
+            }
+        } else if (rule->effect == RuleEffect::warn && !rule->candidate) {
+            m_result.warnings.push_back(rule->message);
+            note = rule->message;
+        } else {
+            note = rule->message;
+            if (rule->effect == RuleEffect::suggest) {
+                m_result.notes.push_back(rule->message);
+            }
+        }
+        m_result.rules.push_back({rule, note});
+    }
+}
+
+PlanResult Planner::run() {
+    fire_rules();
+    for (const InstanceType& instance : m_in.catalog->instances()) {
+        if (const Gpu* gpu = m_in.catalog->find_gpu(instance.gpu)) {
+            instance_type(instance, *gpu);
+        }
+    }
+    for (const Candidate& c : m_late) {
+        reject(*c.instance,
+               c.row->region,
+               c.count,
+               "deadline",
+               fmt::format("{}: takes {} h, over the {} h deadline",
+                           c.pricing,
+                           format_number(std::round(*c.hours * 10) / 10),
+                           format_number(*m_w.deadline_hours)));
+    }
+    for (const Candidate& c : m_over_budget) {
+        reject(*c.instance,
+               c.row->region,
+               c.count,
+               "budget",
+               fmt::format("{}: costs {}, over the budget", c.pricing, money(c.total_micros)));
+    }
+    m_result.feasible = m_feasible.size();
+    std::vector<Candidate> list = merge_regions(std::move(m_feasible));
+    mark_pareto(list);
+    rank_candidates(list, m_c.sort_by_time);
+    physics_notes(list);
+    if (list.empty()) {
+        explain_no_fit();
+    }
+    if (list.size() > m_c.top) {
+        list.resize(m_c.top);
+    }
+    for (Candidate& c : list) {
+        explain_candidate(c, m_w);
+    }
+    m_result.recommendations = std::move(list);
+    return std::move(m_result);
+}
+
+} // namespace
+
+PlanResult plan(const PlanInput& input) {
+    Planner planner(input);
+    return planner.run();
+}
+
+} // namespace gpuadvisor
