@@ -18,6 +18,7 @@ struct NormalizedWorkload {
     ModelSpec model; // a preset, or a generic transformer from --params
     bool model_is_preset = false;
     Precision precision = Precision::bf16;
+    bool precision_given = false; // false: bf16 by default, fp16 on GPUs without bf16
     FinetuneMethod method = FinetuneMethod::full;
     double tokens = 0; // training tokens (or samples for non-transformers)
     double seq_len = 0;

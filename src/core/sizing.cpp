@@ -245,6 +245,18 @@ bool all_finite(const Estimate& e) {
 } // namespace
 
 Estimate estimate(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a) {
+    // bf16 is a default, not a demand: a GPU without it (T4, V100) runs fp16, the same bytes.
+    const bool uses_precision = w.kind != WorkloadKind::graphics && w.kind != WorkloadKind::hpc;
+    if (uses_precision && !w.precision_given && w.precision == Precision::bf16 &&
+        hw.gpu != nullptr && !(peak_tflops(*hw.gpu, Precision::bf16) > 0) &&
+        peak_tflops(*hw.gpu, Precision::fp16) > 0) {
+        NormalizedWorkload fp16 = w;
+        fp16.precision = Precision::fp16;
+        Estimate e = estimate(fp16, hw, a);
+        e.notes.push_back(fmt::format(
+            "{} has no bf16: estimated in fp16 (the same bytes per value)", hw.gpu->id));
+        return e;
+    }
     Estimate e = estimate_kind(w, hw, a);
     if (!all_finite(e)) {
         Estimate none;

@@ -111,6 +111,7 @@ NormalizeResult normalize(const Workload& in, const ModelCatalog& models) {
         normalize_model(in, models, out, check);
     }
     const bool transformer = out.model.is_transformer();
+    out.precision_given = in.precision.has_value();
     out.precision =
         in.precision.value_or(out.kind == WorkloadKind::hpc ? Precision::fp64 : Precision::bf16);
     out.method = in.method.value_or(FinetuneMethod::full);

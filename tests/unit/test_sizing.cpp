@@ -189,6 +189,7 @@ TEST_CASE("across nodes, RDMA scales better than TCP and both below one node") {
 
 TEST_CASE("a model too large for the GPUs says so, and so does a missing precision") {
     Workload in = training("llama-2-70b", 1e12);
+    in.precision = Precision::bf16; // asked for: a GPU without it cannot run it
     const Estimate bf16 = estimate(must_normalize(in), node("T4", 1), a());
     CHECK_FALSE(bf16.fits);
     CHECK(bf16.fit_reason == "T4 has no bf16 support");
@@ -196,6 +197,18 @@ TEST_CASE("a model too large for the GPUs says so, and so does a missing precisi
     const Estimate e = estimate(must_normalize(in), node("T4", 1), a());
     CHECK_FALSE(e.fits);
     CHECK(e.fit_reason.starts_with("does not fit: needs"));
+}
+
+TEST_CASE("bf16 by default: a GPU without it is estimated in fp16, and says so") {
+    Workload in = training("llama-2-7b", 1e9);
+    const Estimate by_default = estimate(must_normalize(in), node("T4", 8), a());
+    in.precision = Precision::fp16;
+    const Estimate fp16 = estimate(must_normalize(in), node("T4", 8), a());
+    CHECK(by_default.fits == fp16.fits);
+    CHECK(by_default.hours == fp16.hours);
+    REQUIRE_FALSE(by_default.notes.empty());
+    CHECK(by_default.notes.back() ==
+          "T4 has no bf16: estimated in fp16 (the same bytes per value)");
 }
 
 TEST_CASE("serving: latency = prefill + output tokens x decode step, memory-bound at batch 1") {

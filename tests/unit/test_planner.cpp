@@ -1,0 +1,183 @@
+// The planner on the frozen test catalog: counts, prices equal to the cost module's, rules,
+// ranking, merged regions, and the no-fit explanation.
+#include "gpuadvisor/planner.hpp"
+#include "test_helpers.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace gpuadvisor;
+
+namespace {
+
+struct Setup {
+    NormalizedWorkload workload;
+    Requirements needs;
+    std::vector<Rule> rules;
+    PlanConstraints constraints;
+};
+
+NormalizedWorkload workload_of(const Workload& w) {
+    const NormalizeResult result = normalize(w, builtin_models());
+    INFO(test::describe(result.diagnostics));
+    REQUIRE(result.workload);
+    return *result.workload;
+}
+
+PlanResult run(Setup& s) {
+    s.needs = requirements(s.workload, builtin_assumptions());
+    const PlanInput input{&s.workload,
+                          &s.needs,
+                          &test::test_catalog(),
+                          &builtin_assumptions(),
+                          &s.rules,
+                          &builtin_fx(),
+                          {},
+                          s.constraints};
+    return plan(input);
+}
+
+std::vector<Rule> rules_from(const std::string& text) {
+    const NamedText file{"r.yaml", text};
+    RuleLoad load = load_rule_texts(std::span(&file, 1));
+    INFO(test::describe(load.diagnostics));
+    REQUIRE_FALSE(load.diagnostics.has_errors());
+    return load.rules;
+}
+
+Workload serving(double qps) {
+    Workload w;
+    w.kind = WorkloadKind::inference;
+    w.model = "bert-base";
+    w.qps = qps;
+    w.latency_ms = 50;
+    return w;
+}
+
+} // namespace
+
+TEST_CASE("planner: serving is priced per month, exactly as the cost module prices it") {
+    Setup s{workload_of(serving(100)), {}, {}, {}};
+    const PlanResult r = run(s);
+    REQUIRE_FALSE(r.recommendations.empty());
+    const Candidate& best = r.recommendations.front();
+    // The cheapest whole-GPU offer: small.1x (T4) on demand at 0.526 an hour.
+    CHECK(best.instance->id == "small.1x");
+    CHECK(best.pricing == "on-demand");
+    const Offer offer{best.instance, best.row};
+    const std::vector<PlanShare> on_demand{{Plan::on_demand, 1}};
+    const QuoteResult quote =
+        price_offer(offer, {static_cast<double>(best.count), 730, 1, 0}, on_demand, {});
+    CHECK(best.total_micros == quote.quote->total_micros);
+    CHECK(best.total_micros == *multiply_money(526'000, 730.0 * best.count));
+    CHECK(best.rank == 1);
+    // The vGPU slice is for desktops: never offered for serving.
+    for (const Candidate& c : r.recommendations) {
+        CHECK(c.instance->id != "yun.t4");
+    }
+}
+
+TEST_CASE("planner: a require rule filters and says why; a prefer rule ranks first") {
+    Setup s{workload_of(serving(100)), {}, {}, {}};
+    s.rules = rules_from(R"(schema_version: 1
+rules:
+  - id: no-small
+    require: {not: {instance: small.1x}}
+    reason: "policy"
+    source: "test"
+    as_of: 2025-01-01
+  - id: like-big
+    prefer: {rdma: true}
+    reason: "policy"
+    source: "test"
+    as_of: 2025-01-01
+)");
+    const PlanResult r = run(s);
+    REQUIRE_FALSE(r.recommendations.empty());
+    CHECK(r.recommendations.front().instance->id == "big.8x");
+    CHECK(r.recommendations.front().preferred_by == std::vector<std::string>{"like-big"});
+    const auto rejected = std::count_if(r.rejected.begin(), r.rejected.end(), [](auto& x) {
+        return x.code == "rule" && x.instance->id == "small.1x";
+    });
+    CHECK(rejected == 1); // its one region, on-demand (no spot without --interruptible)
+    REQUIRE(r.rules.size() == 2);
+    CHECK(r.rules[0].note == "rejected 1 configuration(s)");
+}
+
+TEST_CASE("planner: regions merge into one row, cheapest first, the rest in also_in") {
+    Workload w;
+    w.kind = WorkloadKind::training;
+    w.model = "llama-2-7b";
+    w.tokens = 1e9;
+    Setup s{workload_of(w), {}, {}, {}};
+    s.constraints.gpus = {"A100-40GB"};
+    const PlanResult r = run(s);
+    REQUIRE_FALSE(r.recommendations.empty());
+    const Candidate& best = r.recommendations.front();
+    CHECK(best.instance->id == "big.8x");
+    CHECK(best.row->region == "us-east-1"); // 32.7726 against 35.50 in eu-west-1
+    REQUIRE(best.also_in.size() == 1);
+    CHECK(best.also_in[0].first == "eu-west-1");
+    CHECK(best.also_in[0].second > best.total_micros);
+    REQUIRE(best.hours);
+    CHECK(*best.hours == Approx(best.estimate.hours));
+    // Finite work: the total is the instances' hours on demand.
+    CHECK(best.total_micros == *multiply_money(32'772'600, best.count * *best.hours));
+}
+
+TEST_CASE("planner: nothing fits a tight deadline and budget, and the message says what binds") {
+    Workload w;
+    w.kind = WorkloadKind::training;
+    w.model = "llama-2-7b";
+    w.tokens = 1e12;
+    w.deadline_hours = 24;
+    w.budget = 1000;
+    Setup s{workload_of(w), {}, {}, {}};
+    s.constraints.max_instances = 4;
+    const PlanResult r = run(s);
+    CHECK(r.recommendations.empty());
+    CHECK(r.no_fit.starts_with("no configuration meets the 24 h deadline under 1000.00 USD; "
+                               "with at most 4 instances the fastest takes "));
+    CHECK(r.no_fit.find("nothing costs less than the budget: the cheapest costs ") !=
+          std::string::npos);
+    CHECK(std::any_of(
+        r.rejected.begin(), r.rejected.end(), [](auto& x) { return x.code == "deadline"; }));
+}
+
+TEST_CASE("planner: with --interruptible, spot is priced and its time includes the overhead") {
+    Workload w;
+    w.kind = WorkloadKind::training;
+    w.model = "llama-2-7b";
+    w.tokens = 1e9;
+    Setup s{workload_of(w), {}, {}, {}};
+    s.constraints.interruptible = true;
+    s.constraints.plan = Plan::spot;
+    s.constraints.gpus = {"A100"};
+    PlanResult r = run(s);
+    REQUIRE_FALSE(r.recommendations.empty());
+    const Candidate& spot = r.recommendations.front();
+    CHECK(spot.pricing == "spot");
+    CHECK(*spot.hours == Approx(spot.estimate.hours)); // the default model: no interruptions
+    CHECK(spot.total_micros == *multiply_money(12'510'000, spot.count * spot.estimate.hours));
+}
+
+TEST_CASE("planner: graphics may use vGPU slices, priced in their own currency") {
+    Workload w;
+    w.kind = WorkloadKind::graphics;
+    w.sessions = 4;
+    w.memory_per_session_gb = 4;
+    Setup s{workload_of(w), {}, {}, {}};
+    s.constraints.providers = {"yuncloud"};
+    const PlanResult r = run(s);
+    REQUIRE_FALSE(r.recommendations.empty());
+    const Candidate& best = r.recommendations.front();
+    CHECK(best.instance->id == "yun.t4");
+    CHECK(best.count == 4); // one 4 GB slice per session
+    CHECK(best.total_gpus == 1);
+    // ap-southeast-1 in USD 0.60 x 4 x 730 = 1752.00 beats cn-shanghai's subscription
+    // 1500 CNY x 4 (about 826 USD)? The ranking compares in USD at data/fx.yaml rates.
+    const auto usd = builtin_fx().convert(best.quote.total_micros, best.quote.currency, "USD");
+    CHECK(best.total_micros == *usd);
+    for (const auto& [region, micros] : best.also_in) {
+        CHECK(micros >= best.total_micros);
+    }
+}
