@@ -2,6 +2,7 @@
 #include "app.hpp"
 #include "catalog_options.hpp"
 #include "exit_status.hpp"
+#include "gpuadvisor/rules.hpp"
 #include "output.hpp"
 
 #include <fmt/format.h>
@@ -16,6 +17,7 @@ namespace {
 
 struct Options {
     std::vector<std::string> paths;
+    std::vector<std::string> rule_paths;
     std::optional<int> max_age_days;
     bool strict = false;
 };
@@ -38,12 +40,21 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
     CheckOptions checks;
     checks.max_age_days = options.max_age_days;
     const CatalogLoad load = load_catalog(sources, checks);
-    const Diagnostics diagnostics =
-        options.paths.empty() ? load.diagnostics
-                              : only_files(load.diagnostics, list_catalog_files(options.paths));
+    const bool only_rules = options.paths.empty() && !options.rule_paths.empty();
+    Diagnostics diagnostics =
+        options.paths.empty() && !only_rules
+            ? load.diagnostics
+            : only_files(load.diagnostics, list_catalog_files(options.paths));
     std::vector<std::string> files = load.files;
-    if (!options.paths.empty()) {
+    if (!options.paths.empty() || only_rules) {
         files = list_catalog_files(options.paths);
+    }
+    if (!options.rule_paths.empty()) { // rule files, checked against the catalog above
+        RuleLoad rules = load_rule_files(options.rule_paths);
+        check_rule_names(rules.rules, load.catalog, rules.diagnostics);
+        diagnostics.append(rules.diagnostics);
+        diagnostics.sort();
+        files.insert(files.end(), rules.files.begin(), rules.files.end());
     }
     const std::size_t errors =
         diagnostics.error_count() + (options.strict ? diagnostics.warning_count() : 0);
@@ -93,8 +104,11 @@ void register_catalog_validate(CLI::App& catalog, Registry registry) {
         ->add_option("--max-age-days", options->max_age_days, "Warn about prices older than N days")
         ->check(CLI::Range(0, 36500));
     validate->add_flag("--strict", options->strict, "Warnings count as errors");
+    validate->add_option("--rules", options->rule_paths, "Rule files or folders to check too")
+        ->type_name("PATH");
     validate->footer("Examples:\n  gpuadvisor catalog validate\n"
-                     "  gpuadvisor catalog validate prices/ --strict --max-age-days 180 -o json");
+                     "  gpuadvisor catalog validate prices/ --strict --max-age-days 180 -o json\n"
+                     "  gpuadvisor catalog validate --rules policy/rules.yaml");
     registry.runners.push_back({validate, [options, &global = registry.global](Io& io) {
                                     return run(*options, global, io);
                                 }});

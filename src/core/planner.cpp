@@ -308,7 +308,9 @@ void Planner::offer(const InstanceType& instance,
                     const Estimate& e,
                     const PriceRow& row) {
     const bool finite = finite_work(m_w.kind);
-    const Usage usage = finite ? Usage{static_cast<double>(count), e.hours, 1, 0}
+    // Billed to the 0.001 h the output shows, so the cost can be checked by hand.
+    const double hours = std::round(e.hours * 1000) / 1000;
+    const Usage usage = finite ? Usage{static_cast<double>(count), hours, 1, 0}
                                : Usage{static_cast<double>(count),
                                        k_hours_per_month,
                                        m_w.hours_per_month / k_hours_per_month,
@@ -346,7 +348,7 @@ void Planner::offer(const InstanceType& instance,
             return p.plan == Plan::spot;
         });
         if (finite) {
-            c.hours = e.hours * (spot ? 1 + m_in.pricing.spot.overhead() : 1);
+            c.hours = hours * (spot ? 1 + m_in.pricing.spot.overhead() : 1);
         }
         keep(std::move(c));
     }

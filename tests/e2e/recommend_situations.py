@@ -1,0 +1,122 @@
+#!/usr/bin/python3
+"""End-to-end: the source documents' situations through `gpuadvisor recommend`.
+
+usage: recommend_situations.py BINARY SCHEMA
+
+For each situation the built-in catalog and rules are used, and the test asserts:
+- the output is valid against docs/schema/recommend.schema.json;
+- the ranking follows the documents' matrix (the top recommendation is preferred by the
+  rule the situation should fire), or the notes say in words why not;
+- every shown cost equals what `gpuadvisor price` charges for the same instance, region,
+  count, plan and hours (the cost module), to the cent.
+Needs python3-jsonschema (>= 4.0).
+"""
+import json
+import pathlib
+import subprocess
+import sys
+
+from jsonschema.validators import validator_for
+
+FAILURES = []
+
+
+def check(condition, message):
+    if not condition:
+        FAILURES.append(message)
+
+
+def run(binary, args):
+    done = subprocess.run([binary, *args, "-o", "json"], capture_output=True, text=True,
+                          check=False)
+    return done.returncode, json.loads(done.stdout)
+
+
+def price_total(binary, rec, doc):
+    """What `price` charges for this recommendation's usage."""
+    args = ["price", rec["instance"], "--provider", rec["provider"], "--region", rec["region"],
+            "--count", str(rec["instance_count"]), "--plan", rec["pricing"]]
+    if doc["workload"]["kind"] in ("training", "finetune"):
+        hours = rec["estimate"]["hours"]
+        if rec["pricing"] == "spot":
+            return None  # spot hours include the overhead: priced from the base hours
+        args += ["--hours", repr(hours)]
+    else:
+        args += ["--months", "1"]
+    args += ["--currency", doc["currency"]]
+    code, priced = run(binary, args)
+    return priced["cost"]["total"] if code == 0 else None
+
+
+def follows_matrix(doc, rule_id):
+    """True when the top recommendation is preferred by the rule, or a note explains."""
+    recs = doc["recommendations"]
+    if recs and rule_id in recs[0]["preferred_by"]:
+        return True
+    return any(rule_id in note for note in doc["notes"])
+
+
+SITUATIONS = [
+    # (name, args, the matrix rule the ranking should follow)
+    ("a model under 1B parameters",
+     ["recommend", "training", "--params", "350M", "--tokens", "10B"], "doc-training-under-1b"),
+    ("a 7B model",
+     ["recommend", "training", "--model", "llama-2-7b", "--tokens", "1T", "--deadline", "30d"],
+     "doc-training-1b-10b"),
+    ("a 70B model",
+     ["recommend", "training", "--model", "llama-2-70b", "--tokens", "2T", "--deadline", "90d",
+      "--max-instances", "128"], "doc-training-over-10b"),
+    ("light inference",
+     ["recommend", "inference", "--model", "resnet-50", "--qps", "500"],
+     "doc-matrix-light-inference"),
+    ("real-time BERT under 50 ms",
+     ["recommend", "inference", "--model", "bert-base", "--qps", "2000", "--latency-ms", "50"],
+     "doc-matrix-light-inference"),
+    ("an FP64 simulation needing 12 TFLOPS",
+     ["recommend", "hpc", "--fp64-tflops", "12", "--memory-gb", "100"], "doc-hpc-gpus"),
+    ("40 CAD desktops on vGPU",
+     ["recommend", "graphics", "--sessions", "40", "--memory-per-session-gb", "6"],
+     "doc-graphics-vgpu"),
+]
+
+
+def main():
+    binary, schema_path = sys.argv[1], pathlib.Path(sys.argv[2])
+    schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    cls = validator_for(schema)
+    cls.check_schema(schema)
+    validator = cls(schema)
+    for name, args, rule_id in SITUATIONS:
+        code, doc = run(binary, args)
+        errors = [e.message for e in validator.iter_errors(doc)]
+        check(not errors, f"{name}: schema: {errors[:3]}")
+        check(code == 0 and doc["ok"], f"{name}: exit {code}, no_fit {doc.get('no_fit')}")
+        check(follows_matrix(doc, rule_id), f"{name}: neither follows nor explains {rule_id}")
+        check(any(r["id"] == rule_id for r in doc["rules"]), f"{name}: {rule_id} did not fire")
+        for rec in doc["recommendations"][:3]:
+            expected = price_total(binary, rec, doc)
+            if expected is not None:
+                check(abs(expected - rec["cost"]["total"]) <= 0.005,
+                      f"{name}: #{rec['rank']} costs {rec['cost']['total']}, price says "
+                      f"{expected}")
+        if name.startswith("real-time"):
+            check(all(r["estimate"]["latency_ms"] <= 50 for r in doc["recommendations"]),
+                  f"{name}: a recommendation misses 50 ms")
+        if name.startswith("an FP64"):
+            check(any(r["id"] == "doc-hpc-bandwidth" and r["effect"] == "require"
+                      for r in doc["rules"]), f"{name}: the bandwidth rule did not fire")
+    # A job that fits nowhere: exit 1, ok false, and the message names what binds.
+    code, doc = run(binary, ["recommend", "training", "--model", "llama-2-70b", "--tokens",
+                             "2T", "--deadline", "1d", "--budget", "10000"])
+    check(code == 1 and not doc["ok"], f"no fit: exit {code}")
+    check((doc["no_fit"] or "").startswith("no configuration meets the 24 h deadline under "
+                                           "10000.00 USD"), f"no fit: {doc['no_fit']}")
+    check(not [e.message for e in validator.iter_errors(doc)], "no fit: schema")
+    for failure in FAILURES:
+        print("FAIL:", failure)
+    print(f"{len(SITUATIONS) + 1} situations, {len(FAILURES)} failure(s)")
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
