@@ -142,45 +142,55 @@ std::string why_cell(const Candidate& c) {
     return fmt::format("{}", fmt::join(parts, "; "));
 }
 
+// The speed a workload kind is ranked on besides cost: time, latency, or none.
+std::string speed_header(const NormalizedWorkload& w) {
+    return finite_work(w) ? "TIME" : w.kind == WorkloadKind::inference ? "LATENCY" : "";
+}
+
 void print_table(const RecommendReport& report, Io& io) {
     const PlanResult& r = *report.result;
     const NormalizedWorkload& w = *report.workload;
     const bool finite = finite_work(w);
-    Table table{
-        {{"#", Align::right},
-         {"PROVIDER"},
-         {"INSTANCE"},
-         {"REGION"},
-         {"GPUS", Align::right},
-         {"PLAN"},
-         {"PER HOUR", Align::right},
-         {finite ? "TOTAL" : "PER MONTH", Align::right},
-         {finite ? "TIME" : (w.kind == WorkloadKind::inference ? "LATENCY" : "-"), Align::right},
-         {"WHY"}},
-        {}};
+    const std::string speed = speed_header(w);
+    Table table{{{"#", Align::right},
+                 {"PROVIDER"},
+                 {"INSTANCE"},
+                 {"REGION"},
+                 {"GPUS", Align::right},
+                 {"PLAN"},
+                 {"PER HOUR", Align::right},
+                 {finite ? "TOTAL" : "PER MONTH", Align::right}},
+                {}};
+    if (!speed.empty()) {
+        table.columns.push_back({speed, Align::right});
+    }
+    table.columns.push_back({"WHY"});
     for (const Candidate& c : r.recommendations) {
-        table.rows.push_back({fmt::format("{}{}", c.rank, c.pareto ? "*" : ""),
-                              c.instance->provider,
-                              fmt::format("{} x {}", terminal_safe(c.instance->id), c.count),
-                              c.also_in.empty()
-                                  ? c.row->region
-                                  : fmt::format("{} (+{})", c.row->region, c.also_in.size()),
-                              fmt::format("{} {}", format_number(c.total_gpus), c.gpu->id),
-                              c.pricing,
-                              format_cents(c.per_hour_micros),
-                              format_cents(c.total_micros),
-                              time_cell(c, w),
-                              terminal_safe(why_cell(c))});
+        std::vector<std::string> row{
+            fmt::format("{}{}", c.rank, c.pareto && !speed.empty() ? "*" : ""),
+            c.instance->provider,
+            fmt::format("{} x {}", terminal_safe(c.instance->id), c.count),
+            c.also_in.empty() ? c.row->region
+                              : fmt::format("{} (+{})", c.row->region, c.also_in.size()),
+            fmt::format("{} {}", format_number(c.total_gpus), c.gpu->id),
+            c.pricing,
+            format_cents(c.per_hour_micros),
+            format_cents(c.total_micros)};
+        if (!speed.empty()) {
+            row.push_back(time_cell(c, w));
+        }
+        row.push_back(terminal_safe(why_cell(c)));
+        table.rows.push_back(std::move(row));
     }
     if (io.format == OutputFormat::table) {
-        io.out << fmt::format(
-            "{} configuration(s) fit out of {} priced; costs in {}{}. * = on the cost-{} "
-            "front.\n\n",
-            r.feasible,
-            r.considered,
-            report.constraints->currency,
-            finite ? " for the whole job" : " per month",
-            finite ? "time" : "latency");
+        io.out << fmt::format("{} configuration(s) fit out of {} priced; costs in {}{}.{}\n\n",
+                              r.feasible,
+                              r.considered,
+                              report.constraints->currency,
+                              finite ? " for the whole job" : " per month",
+                              speed.empty() ? ""
+                                            : fmt::format(" * = on the cost-{} front.",
+                                                          finite ? "time" : "latency"));
     }
     render_table(table, io);
 }
@@ -207,7 +217,7 @@ void print_explanations(const RecommendReport& report, Io& io) {
                               ids.empty() ? "none" : fmt::format("{}", fmt::join(ids, ", ")));
         return;
     }
-    io.out << "\nRules fired:\n";
+    io.out << (r.warnings.empty() && r.notes.empty() ? "Rules fired:\n" : "\nRules fired:\n");
     for (const FiredRule& fired : r.rules) {
         io.out << fmt::format("  {} ({}): {}; {}\n",
                               terminal_safe(fired.rule->id),
@@ -217,8 +227,11 @@ void print_explanations(const RecommendReport& report, Io& io) {
     }
     std::map<std::pair<std::string, std::string>, std::vector<std::string>> groups;
     for (const Rejection& x : r.rejected) {
-        groups[{x.code, x.reason}].push_back(fmt::format(
-            "{} x {}{}", x.instance->id, x.count, x.region.empty() ? "" : " " + x.region));
+        groups[{x.code, x.reason}].push_back(
+            fmt::format("{}{}{}",
+                        x.instance->id,
+                        x.count > 0 ? fmt::format(" x {}", x.count) : std::string(),
+                        x.region.empty() ? "" : " " + x.region));
     }
     io.out << fmt::format("\nRejected ({} configurations), by reason:\n", r.rejected.size());
     for (const auto& [key, who] : groups) {

@@ -565,7 +565,9 @@ PlanResult Planner::run() {
     }
     m_result.feasible = m_feasible.size();
     std::vector<Candidate> list = merge_regions(std::move(m_feasible));
-    mark_pareto(list);
+    if (finite_work(m_w.kind) || m_w.kind == WorkloadKind::inference) {
+        mark_pareto(list); // HPC and graphics have no second measure to trade against cost
+    }
     rank_candidates(list, m_c.sort_by_time);
     physics_notes(list);
     if (list.empty()) {
