@@ -106,6 +106,11 @@ Json document_json(const RecommendReport& report) {
     document["notes"] = r.notes;
     document["no_fit"] = r.no_fit.empty() ? Json(nullptr) : Json(r.no_fit);
     if (report.explain) {
+        document["assumptions"] = Json::array();
+        for (const UsedAssumption& a : used_assumptions(*report.workload, builtin_assumptions())) {
+            document["assumptions"].push_back(
+                {{"name", a.name}, {"value", a.value}, {"unit", a.unit}});
+        }
         document["rejected"] = Json::array();
         for (const Rejection& x : r.rejected) {
             document["rejected"].push_back(
@@ -183,14 +188,14 @@ void print_table(const RecommendReport& report, Io& io) {
         table.rows.push_back(std::move(row));
     }
     if (io.format == OutputFormat::table) {
-        io.out << fmt::format("{} configuration(s) fit out of {} priced; costs in {}{}.{}\n\n",
-                              r.feasible,
-                              r.considered,
-                              report.constraints->currency,
-                              finite ? " for the whole job" : " per month",
-                              speed.empty() ? ""
-                                            : fmt::format(" * = on the cost-{} front.",
-                                                          finite ? "time" : "latency"));
+        io.out << fmt::format(
+            "{} configuration(s) fit out of {} priced; costs in {}{}.{}\n\n",
+            r.feasible,
+            r.considered,
+            report.constraints->currency,
+            finite ? " for the whole job" : " per month",
+            speed.empty() ? ""
+                          : fmt::format(" * = on the cost-{} front.", finite ? "time" : "latency"));
     }
     render_table(table, io);
 }
@@ -225,6 +230,11 @@ void print_explanations(const RecommendReport& report, Io& io) {
                               terminal_safe(fired.rule->reason),
                               terminal_safe(fired.note));
     }
+    std::vector<std::string> factors;
+    for (const UsedAssumption& a : used_assumptions(*report.workload, builtin_assumptions())) {
+        factors.push_back(fmt::format("{} = {}", a.name, format_number(a.value)));
+    }
+    io.out << fmt::format("\nAssumptions (data/assumptions.yaml): {}\n", fmt::join(factors, ", "));
     std::map<std::pair<std::string, std::string>, std::vector<std::string>> groups;
     for (const Rejection& x : r.rejected) {
         groups[{x.code, x.reason}].push_back(
@@ -232,6 +242,10 @@ void print_explanations(const RecommendReport& report, Io& io) {
                         x.instance->id,
                         x.count > 0 ? fmt::format(" x {}", x.count) : std::string(),
                         x.region.empty() ? "" : " " + x.region));
+    }
+    if (r.rejected.empty()) {
+        io.out << "\nRejected: none.\n";
+        return;
     }
     io.out << fmt::format("\nRejected ({} configurations), by reason:\n", r.rejected.size());
     for (const auto& [key, who] : groups) {

@@ -408,7 +408,9 @@ const Candidate* cheapest(const std::vector<Candidate>& list) {
 }
 
 std::string duration(double hours) {
-    const auto one_decimal = [](double x) { return format_number(std::round(x * 10) / 10); };
+    const auto one_decimal = [](double x) {
+        return format_number(std::round(x * 10) / 10);
+    };
     return hours >= 48 ? one_decimal(hours / 24) + " days" : one_decimal(hours) + " h";
 }
 
@@ -564,7 +566,9 @@ PlanResult Planner::run() {
                fmt::format("{}: costs {}, over the budget", c.pricing, money(c.total_micros)));
     }
     m_result.feasible = m_feasible.size();
-    std::vector<Candidate> list = merge_regions(std::move(m_feasible));
+    // One row per configuration across regions, unless --region asked for regions by name.
+    std::vector<Candidate> list =
+        m_c.regions.empty() ? merge_regions(std::move(m_feasible)) : std::move(m_feasible);
     if (finite_work(m_w.kind) || m_w.kind == WorkloadKind::inference) {
         mark_pareto(list); // HPC and graphics have no second measure to trade against cost
     }
