@@ -28,7 +28,9 @@ struct Usage {
 
     bool tiered() const { return baseline > 0 && baseline < instances; }
     // Hours the configuration runs: the whole span once a baseline is always on.
-    double running_hours() const { return tiered() ? period_hours : period_hours * utilization; }
+    double running_hours() const {
+        return baseline > 0 ? period_hours : period_hours * utilization;
+    }
     double used_instance_hours() const {
         return baseline * period_hours + (instances - baseline) * period_hours * utilization;
     }

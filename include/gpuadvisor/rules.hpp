@@ -65,11 +65,16 @@ struct Rule {
 using FactValue = std::variant<double, std::string, bool>;
 class Facts {
   public:
+    Facts() = default;
+    // Facts that fall back to `parent` for fields they lack (a candidate's, to the workload's).
+    explicit Facts(const Facts* parent) : m_parent(parent) {}
+
     void set(std::string_view field, FactValue value);
     const FactValue* find(std::string_view field) const;
 
   private:
     std::map<std::string, FactValue, std::less<>> m_values;
+    const Facts* m_parent = nullptr;
 };
 
 // True if the condition holds. A field without a value never matches a comparison.

@@ -34,8 +34,8 @@ struct NormalizedWorkload {
     double sessions = 0;
     double memory_per_session_gb = 0;
     std::optional<double> deadline_hours;
-    std::optional<double> budget; // in the output currency
-    double hours_per_month = 730; // use of a service (serving, HPC, graphics) a month
+    std::optional<double> budget;   // in the output currency
+    double hours_per_month = 730;   // use of a service (serving, HPC, graphics) a month
     std::vector<std::string> notes; // defaults chosen, derivations made
 };
 

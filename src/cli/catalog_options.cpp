@@ -1,15 +1,15 @@
 #include "catalog_options.hpp"
 
 #include "exit_status.hpp"
+#include "gpuadvisor/fx.hpp"
 #include "gpuadvisor/spelling.hpp"
 #include "output.hpp"
 
 #include <fmt/format.h>
 
-#include <set>
-
 #include <cstdlib>
 #include <ostream>
+#include <set>
 
 namespace gpuadvisor::cli {
 
@@ -114,11 +114,10 @@ const InstanceType* resolve_instance(const Catalog& catalog,
     return nullptr;
 }
 
-std::optional<std::set<std::string>>
-check_providers(const Catalog& catalog,
-                const std::vector<std::string>& names,
-                std::string_view command,
-                Io& io) {
+std::optional<std::set<std::string>> check_providers(const Catalog& catalog,
+                                                     const std::vector<std::string>& names,
+                                                     std::string_view command,
+                                                     Io& io) {
     std::vector<std::string> known;
     for (const Provider& provider : catalog.providers()) {
         known.push_back(provider.id);
@@ -138,6 +137,19 @@ check_providers(const Catalog& catalog,
         result.insert(name);
     }
     return result;
+}
+
+bool check_currency(const std::string& currency, std::string_view command, Io& io) {
+    if (currency.empty() || builtin_fx().find(currency) != nullptr) {
+        return true;
+    }
+    fail(command,
+         "usage",
+         fmt::format("--currency: no rate for '{}'", currency),
+         fmt::format("known: {}", fmt::join(builtin_fx().currencies(), ", ")),
+         k_exit_usage,
+         io);
+    return false;
 }
 
 } // namespace gpuadvisor::cli

@@ -19,6 +19,10 @@ CatalogSources catalog_sources(const GlobalOptions& global);
 std::optional<Catalog>
 load_active_catalog(const GlobalOptions& global, std::string_view command, Io& io);
 
+// True if data/fx.yaml has a rate for `currency` (empty: none asked for); else prints a usage
+// error naming --currency and the known codes (the command exits k_exit_usage).
+bool check_currency(const std::string& currency, std::string_view command, Io& io);
+
 // Comma-separated values of a repeatable flag: {"aws,gcp", "azure"} -> {aws, gcp, azure}.
 std::vector<std::string> split_list(const std::vector<std::string>& values);
 

@@ -60,7 +60,8 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
         return k_exit_input;
     }
     Filter filter;
-    const auto providers = check_providers(*catalog, split_list(options.providers), "catalog list", io);
+    const auto providers =
+        check_providers(*catalog, split_list(options.providers), "catalog list", io);
     const auto gpus = resolve_gpu_names(*catalog, split_list(options.gpus), "catalog list", io);
     if (!providers || !gpus) {
         return k_exit_usage;

@@ -41,10 +41,9 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
     checks.max_age_days = options.max_age_days;
     const CatalogLoad load = load_catalog(sources, checks);
     const bool only_rules = options.paths.empty() && !options.rule_paths.empty();
-    Diagnostics diagnostics =
-        options.paths.empty() && !only_rules
-            ? load.diagnostics
-            : only_files(load.diagnostics, list_catalog_files(options.paths));
+    Diagnostics diagnostics = options.paths.empty() && !only_rules
+                                  ? load.diagnostics
+                                  : only_files(load.diagnostics, list_catalog_files(options.paths));
     std::vector<std::string> files = load.files;
     if (!options.paths.empty() || only_rules) {
         files = list_catalog_files(options.paths);

@@ -221,13 +221,8 @@ std::vector<Measure> measures(const std::vector<Item>& items,
 
 int run(const Options& o, const GlobalOptions& global, Io& io) {
     const std::string currency = global.currency.empty() ? "USD" : global.currency;
-    if (builtin_fx().find(currency) == nullptr) {
-        return fail("compare",
-                    "usage",
-                    fmt::format("--currency: no rate for '{}'", currency),
-                    fmt::format("known: {}", fmt::join(builtin_fx().currencies(), ", ")),
-                    k_exit_usage,
-                    io);
+    if (!check_currency(currency, "compare", io)) {
+        return k_exit_usage;
     }
     const auto catalog = load_active_catalog(global, "compare", io);
     if (!catalog) {

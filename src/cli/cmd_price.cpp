@@ -69,13 +69,8 @@ std::optional<std::vector<PlanShare>> read_mix(const Options& o, Io& io) {
 
 int run(const Options& o, const GlobalOptions& global, Io& io) {
     const std::string& currency = global.currency;
-    if (!currency.empty() && builtin_fx().find(currency) == nullptr) {
-        return fail("price",
-                    "usage",
-                    fmt::format("--currency: no rate for '{}'", currency),
-                    fmt::format("known: {}", fmt::join(builtin_fx().currencies(), ", ")),
-                    k_exit_usage,
-                    io);
+    if (!check_currency(currency, "price", io)) {
+        return k_exit_usage;
     }
     const auto catalog = load_active_catalog(global, "price", io);
     if (!catalog) {

@@ -108,13 +108,8 @@ int run(Options o, const GlobalOptions& global, Io& io) {
     if (!workload) {
         return exit_code;
     }
-    if (!global.currency.empty() && builtin_fx().find(global.currency) == nullptr) {
-        return fail("recommend",
-                    "usage",
-                    fmt::format("--currency: no rate for '{}'", global.currency),
-                    fmt::format("known: {}", fmt::join(builtin_fx().currencies(), ", ")),
-                    k_exit_usage,
-                    io);
+    if (!check_currency(global.currency, "recommend", io)) {
+        return k_exit_usage;
     }
     const auto catalog = load_active_catalog(global, "recommend", io);
     if (!catalog) {

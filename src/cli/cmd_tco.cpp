@@ -164,13 +164,8 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
         }
         mix = parsed.shares;
     }
-    if (!global.currency.empty() && builtin_fx().find(global.currency) == nullptr) {
-        return fail("tco",
-                    "usage",
-                    fmt::format("--currency: no rate for '{}'", global.currency),
-                    fmt::format("known: {}", fmt::join(builtin_fx().currencies(), ", ")),
-                    k_exit_usage,
-                    io);
+    if (!check_currency(global.currency, "tco", io)) {
+        return k_exit_usage;
     }
     // The region (or --region) where the plan is sold and costs least, compared in USD.
     const Usage usage{o.count, o.years * k_hours_per_year, o.utilization};

@@ -88,8 +88,8 @@ std::string country_of(const Catalog& catalog, const InstanceType& instance, con
     return {};
 }
 
-Facts candidate_facts(const Candidate& c, const Catalog& catalog) {
-    Facts facts;
+Facts candidate_facts(const Candidate& c, const Catalog& catalog, const Facts& workload) {
+    Facts facts(&workload); // a candidate condition may test the workload too
     const InstanceType& instance = *c.instance;
     facts.set("provider", instance.provider);
     facts.set("instance", instance.id);
@@ -181,6 +181,25 @@ void Planner::fire_rules() {
     }
 }
 
+// The fewest instances from `from` up to `cap` for which `good` holds, assuming it holds from
+// some count on: steps of one, then doubling, then bisection back; nullopt if not even `cap`.
+template <class Good> std::optional<int> fewest(int from, int cap, Good good) {
+    int miss = from - 1;
+    int n = from;
+    for (int tries = 0; !good(n); ++tries) {
+        if (n >= cap) {
+            return std::nullopt;
+        }
+        miss = n;
+        n = std::min(cap, tries < 3 ? n + 1 : n * 2);
+    }
+    while (n - miss > 1) {
+        const int mid = miss + (n - miss) / 2;
+        (good(mid) ? n : miss) = mid;
+    }
+    return n;
+}
+
 // The instance counts worth pricing: the fewest that run the workload, the fewest that meet
 // the deadline, and (for finite work) two and four times that, to show what speed costs.
 std::vector<int> Planner::counts(const InstanceType& instance, const Gpu& gpu) {
@@ -189,37 +208,40 @@ std::vector<int> Planner::counts(const InstanceType& instance, const Gpu& gpu) {
     const double per_instance = slice(instance) ? 1 : instance.gpu_count;
     const double needed = std::ceil(units / per_instance - 1e-9);
     const int cap = std::min(max_instances(), static_cast<int>(k_max_gpus / per_instance));
-    if (!(units > 0) || needed > cap) {
+    if (!std::isfinite(units) || !(units > 0)) {
+        reject(instance, {}, 0, "fit", one.fit_reason);
+        return {};
+    }
+    if (needed > cap) {
         reject(instance,
                {},
-               static_cast<int>(std::min(needed, 1e9)),
+               0,
                "fit",
-               units > 0 ? fmt::format("needs {} instances, more than the limit of {}",
-                                       format_number(needed),
-                                       cap)
-                         : one.fit_reason);
+               fmt::format("needs {} instances, more than the limit of {}{}",
+                           format_number(needed),
+                           cap,
+                           cap < max_instances() ? " (4096 GPUs)" : " (--max-instances)"));
         return {};
     }
-    int n = std::max(1, static_cast<int>(needed));
-    for (int tries = 0; n <= cap; ++tries) {
-        if (estimate(m_w, hardware_for(instance, gpu, n), *m_in.assumptions).fits) {
-            break;
-        }
-        n = tries < 3 ? n + 1 : n * 2;
-    }
-    if (n > cap) {
-        reject(instance, {}, cap, "fit", one.fit_reason);
+    const auto run = [&](int n) {
+        return estimate(m_w, hardware_for(instance, gpu, n), *m_in.assumptions);
+    };
+    const auto fit =
+        fewest(std::max(1, static_cast<int>(needed)), cap, [&](int n) { return run(n).fits; });
+    if (!fit) {
+        reject(instance, {}, cap, "fit", run(cap).fit_reason);
         return {};
     }
-    std::vector<int> result{n};
+    std::vector<int> result{*fit};
     if (!finite_work(m_w.kind)) {
         return result;
     }
-    int fast = n;
-    while (m_w.deadline_hours && fast * 2 <= cap &&
-           estimate(m_w, hardware_for(instance, gpu, fast), *m_in.assumptions).hours >
-               *m_w.deadline_hours) {
-        fast *= 2;
+    int fast = *fit;
+    if (m_w.deadline_hours) {
+        fast = fewest(*fit, cap, [&](int n) {
+                   const Estimate e = run(n);
+                   return e.fits && e.hours <= *m_w.deadline_hours;
+               }).value_or(cap); // none meets it: the fastest, to say how far off it is
     }
     for (const int count : {fast, fast * 2, fast * 4}) {
         if (count <= cap && std::find(result.begin(), result.end(), count) == result.end()) {
@@ -261,14 +283,22 @@ void Planner::configuration(const InstanceType& instance, const Gpu& gpu, int co
     }
 }
 
-// The plans to price for an offer, each as a quote.
+// The plans to price for an offer, each as a quote; `too_large` set when a total is beyond
+// what money arithmetic holds.
 std::vector<std::pair<std::string, Quote>> priced_plans(const Offer& offer,
                                                         const Usage& usage,
                                                         const PlanConstraints& c,
-                                                        const PricingContext& pricing) {
+                                                        const PricingContext& pricing,
+                                                        std::string& too_large) {
     std::vector<std::pair<std::string, Quote>> result;
+    const auto keep = [&](QuoteResult q) {
+        if (q.too_large) {
+            too_large = q.error;
+        }
+        return std::move(q.quote);
+    };
     if (c.auto_mix) {
-        if (auto q = cheapest_mix(offer, usage, c.interruptible ? 1 : 0, pricing).quote) {
+        if (auto q = keep(cheapest_mix(offer, usage, c.interruptible ? 1 : 0, pricing))) {
             const std::string name =
                 q->parts.size() == 1 ? std::string(plan_flag_name(q->parts[0].plan)) : "mix";
             result.emplace_back(name, std::move(*q));
@@ -287,7 +317,7 @@ std::vector<std::pair<std::string, Quote>> priced_plans(const Offer& offer,
     std::optional<std::int64_t> on_demand;
     for (const Plan plan : plans) {
         const std::vector<PlanShare> mix{{plan, 1}};
-        auto q = price_offer(offer, usage, mix, pricing).quote;
+        auto q = keep(price_offer(offer, usage, mix, pricing));
         if (!q) {
             continue;
         }
@@ -309,14 +339,17 @@ void Planner::offer(const InstanceType& instance,
                     const PriceRow& row) {
     const bool finite = finite_work(m_w.kind);
     // Billed to the 0.001 h the output shows, so the cost can be checked by hand.
-    const double hours = std::round(e.hours * 1000) / 1000;
+    const double hours = std::max(0.001, std::round(e.hours * 1000) / 1000);
     const Usage usage = finite ? Usage{static_cast<double>(count), hours, 1, 0}
                                : Usage{static_cast<double>(count),
                                        k_hours_per_month,
                                        m_w.hours_per_month / k_hours_per_month,
                                        0};
-    const auto plans = priced_plans({&instance, &row}, usage, m_c, m_in.pricing);
-    if (plans.empty() && (m_c.plan || m_c.auto_mix)) {
+    std::string too_large;
+    const auto plans = priced_plans({&instance, &row}, usage, m_c, m_in.pricing, too_large);
+    if (!too_large.empty()) {
+        reject(instance, row.region, count, "price", too_large);
+    } else if (plans.empty() && (m_c.plan || m_c.auto_mix)) {
         reject(instance,
                row.region,
                count,
@@ -356,7 +389,7 @@ void Planner::offer(const InstanceType& instance,
 
 void Planner::keep(Candidate c) {
     ++m_result.considered;
-    const Facts facts = candidate_facts(c, *m_in.catalog);
+    const Facts facts = candidate_facts(c, *m_in.catalog, m_workload_facts);
     for (const Rule* rule : m_active) {
         if (!rule->candidate) {
             continue;
@@ -437,7 +470,21 @@ void Planner::explain_no_fit() {
         }
     }
     std::vector<std::string> parts;
-    if (deadline && budget) {
+    if (m_late.empty() && m_over_budget.empty()) { // neither deadline nor budget bound
+        std::map<std::string, int> by_code;
+        for (const Rejection& r : m_result.rejected) {
+            ++by_code[r.code];
+        }
+        std::vector<std::string> counts;
+        for (const auto& [code, n] : by_code) {
+            counts.push_back(fmt::format("{} {}", n, code));
+        }
+        parts.push_back(counts.empty()
+                            ? "no instance type matches the filters"
+                            : fmt::format("no configuration fits the workload and the constraints "
+                                          "(rejected: {}; see --explain)",
+                                          fmt::join(counts, ", ")));
+    } else if (deadline && budget) {
         parts.push_back(fmt::format("no configuration meets the {} deadline under {}",
                                     duration(*deadline),
                                     money(*budget)));
@@ -452,12 +499,15 @@ void Planner::explain_no_fit() {
                                     money(on_time->total_micros),
                                     describe_candidate(*on_time)));
     } else if (const Candidate* quick = fastest(late)) {
-        parts.push_back(fmt::format("with at most {} instances the fastest takes {} ({}, {}): "
-                                    "raise --max-instances or relax --deadline",
-                                    max_instances(),
-                                    duration(*quick->hours),
-                                    describe_candidate(*quick),
-                                    money(quick->total_micros)));
+        const bool instance_limit = quick->count >= max_instances();
+        parts.push_back(fmt::format(
+            "with at most {} the fastest takes {} ({}, {}){}",
+            instance_limit ? fmt::format("{} instances", max_instances())
+                           : fmt::format("{} GPUs", format_number(k_max_gpus)),
+            duration(*quick->hours),
+            describe_candidate(*quick),
+            money(quick->total_micros),
+            instance_limit ? ": raise --max-instances or relax --deadline" : ": relax --deadline"));
     }
     if (budget && deadline) {
         if (const Candidate* quick = fastest(late_affordable)) {
@@ -472,21 +522,6 @@ void Planner::explain_no_fit() {
                                         describe_candidate(*low),
                                         duration(*low->hours)));
         }
-    }
-    if (m_late.empty() && m_over_budget.empty()) {
-        std::map<std::string, int> by_code;
-        for (const Rejection& r : m_result.rejected) {
-            ++by_code[r.code];
-        }
-        std::vector<std::string> counts;
-        for (const auto& [code, n] : by_code) {
-            counts.push_back(fmt::format("{} {}", n, code));
-        }
-        parts.push_back(counts.empty()
-                            ? "no instance type matches the filters"
-                            : fmt::format("no configuration fits the workload and the constraints "
-                                          "(rejected: {}; see --explain)",
-                                          fmt::join(counts, ", ")));
     }
     m_result.no_fit = fmt::format("{}", fmt::join(parts, "; "));
 }

@@ -26,11 +26,15 @@ std::vector<Candidate> merge_regions(std::vector<Candidate> candidates) {
                         a.instance->id,
                         a.count,
                         a.pricing,
+                        a.preferred_by,
+                        a.warnings,
                         a.total_micros,
                         a.row->region) < std::tie(b.instance->provider,
                                                   b.instance->id,
                                                   b.count,
                                                   b.pricing,
+                                                  b.preferred_by,
+                                                  b.warnings,
                                                   b.total_micros,
                                                   b.row->region);
     });
@@ -38,7 +42,9 @@ std::vector<Candidate> merge_regions(std::vector<Candidate> candidates) {
     for (Candidate& c : candidates) {
         if (!merged.empty()) {
             Candidate& last = merged.back();
-            if (last.instance == c.instance && last.count == c.count && last.pricing == c.pricing) {
+            // Regions merge only where the rules see them alike (a rule may prefer a region).
+            if (last.instance == c.instance && last.count == c.count && last.pricing == c.pricing &&
+                last.preferred_by == c.preferred_by && last.warnings == c.warnings) {
                 last.also_in.emplace_back(c.row->region, c.total_micros);
                 continue;
             }
@@ -77,7 +83,9 @@ void rank_candidates(std::vector<Candidate>& candidates, bool by_time) {
                               speed_key(c),
                               c.instance->provider,
                               c.instance->id,
-                              c.count);
+                              c.count,
+                              c.pricing,
+                              c.row->region);
         };
         return key(a) < key(b);
     });

@@ -384,8 +384,11 @@ auto_release_what_if(const Quote& quote, const Usage& usage, const AutoReleasePo
             multiply_money(part.rate.micros, part.billed_quantity + part.instances * idle_hours);
         const auto waits =
             multiply_money(part.rate.micros, part.instances * std::min(wait_hours, idle_hours));
-        if (!always_on || !waits) {
-            return std::nullopt;
+        constexpr std::int64_t k_max = std::numeric_limits<std::int64_t>::max();
+        if (!always_on || !waits || *waits > k_max - part.total_micros ||
+            result.always_on_micros > k_max - *always_on ||
+            result.released_micros > k_max - part.total_micros - *waits) {
+            return std::nullopt; // beyond what money arithmetic holds: no what-if
         }
         result.always_on_micros += *always_on;
         result.released_micros += part.total_micros + *waits;

@@ -127,7 +127,10 @@ void Facts::set(std::string_view field, FactValue value) {
 
 const FactValue* Facts::find(std::string_view field) const {
     const auto it = m_values.find(field);
-    return it == m_values.end() ? nullptr : &it->second;
+    if (it != m_values.end()) {
+        return &it->second;
+    }
+    return m_parent != nullptr ? m_parent->find(field) : nullptr;
 }
 
 bool holds(const Condition& c, const Facts& facts) {

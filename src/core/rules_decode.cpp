@@ -150,6 +150,13 @@ RuleDecoder::comparison(const FieldInfo& field, const YamlNode& value, const std
     c.op = op->second;
     const std::string where = path + "." + key.text;
     const bool ordered = c.op != Condition::Op::equals && c.op != Condition::Op::in;
+    if (c.op != Condition::Op::equals && field.type == FieldType::boolean) {
+        error(key,
+              "bad-value",
+              fmt::format("{}: {} is true or false", where, field.name),
+              fmt::format("write {}: true (or false)", field.name));
+        return std::nullopt;
+    }
     if (ordered && field.type != FieldType::number) {
         error(key,
               "bad-value",
@@ -294,13 +301,13 @@ std::optional<Rule> RuleDecoder::rule(const YamlNode& node, const std::string& p
               "give the effect the rule has when its 'when' holds");
     }
     if (const YamlNode* candidate = m_read.value(node, "candidate", path, Need::optional)) {
-        if (rule.effect == RuleEffect::require || rule.effect == RuleEffect::prefer) {
+        if (rule.effect != RuleEffect::warn) {
             error(*candidate,
                   "bad-value",
-                  fmt::format("{}.candidate: {} already names the candidates",
-                              path,
-                              to_string(rule.effect)),
-                  "remove 'candidate'");
+                  fmt::format("{}.candidate: only a warn rule names candidates this way", path),
+                  rule.effect == RuleEffect::suggest
+                      ? "a suggestion is about the whole answer: remove 'candidate'"
+                      : "the require / prefer condition already names them: remove 'candidate'");
         } else {
             rule.candidate = condition(*candidate, path + ".candidate", FieldScope::candidate);
         }

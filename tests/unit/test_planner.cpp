@@ -181,3 +181,61 @@ TEST_CASE("planner: graphics may use vGPU slices, priced in their own currency")
         CHECK(micros >= best.total_micros);
     }
 }
+
+TEST_CASE("planner: the fewest instances that meet the deadline, not just powers of two") {
+    Workload w;
+    w.kind = WorkloadKind::training;
+    w.model = "llama-2-7b";
+    w.tokens = 10e9;
+    w.deadline_hours = 12;
+    Setup s{workload_of(w), {}, {}, {}};
+    s.constraints.gpus = {"A100"};
+    const PlanResult r = run(s);
+    REQUIRE_FALSE(r.recommendations.empty());
+    const Candidate& best = r.recommendations.front();
+    CHECK(*best.hours <= 12);
+    const auto hours_on = [&](int count) {
+        Hardware hw;
+        hw.gpu = best.gpu;
+        hw.gpus = 8 * count;
+        return estimate(s.workload, hw, builtin_assumptions()).hours;
+    };
+    CHECK(hours_on(best.count - 1) > 12); // one instance fewer misses it
+    CHECK(best.count != 16);              // 13 instances suffice on the test catalog
+}
+
+TEST_CASE("planner: a rule preferring a region keeps that region's row apart") {
+    Workload w;
+    w.kind = WorkloadKind::training;
+    w.model = "llama-2-7b";
+    w.tokens = 1e9;
+    Setup s{workload_of(w), {}, {}, {}};
+    s.constraints.gpus = {"A100"};
+    s.rules = rules_from(R"(schema_version: 1
+rules:
+  - id: eu
+    when: {kind: training}
+    prefer: {region: eu-west-1, kind: training}
+    weight: 100
+    reason: "closer to the data"
+    source: "test"
+    as_of: 2025-01-01
+)");
+    const PlanResult r = run(s);
+    REQUIRE_FALSE(r.recommendations.empty());
+    CHECK(r.recommendations.front().row->region == "eu-west-1"); // dearer, but preferred
+    CHECK(r.recommendations.front().preferred_by == std::vector<std::string>{"eu"});
+    CHECK(r.recommendations.front().also_in.empty());
+}
+
+TEST_CASE("planner: a tiny job is billed at least 0.001 h, never 0") {
+    Workload w;
+    w.kind = WorkloadKind::training;
+    w.params = 1e6;
+    w.tokens = 1e6;
+    Setup s{workload_of(w), {}, {}, {}};
+    const PlanResult r = run(s);
+    REQUIRE_FALSE(r.recommendations.empty());
+    CHECK(r.recommendations.front().total_micros > 0);
+    CHECK(*r.recommendations.front().hours == Approx(0.001));
+}

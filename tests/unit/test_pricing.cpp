@@ -284,3 +284,16 @@ TEST_CASE("the auto-release what-if: idle time kept on against released after th
     const std::vector<PlanShare> reserved{{Plan::reserved_1y, 1}};
     CHECK_FALSE(auto_release_what_if(*price_offer(o, usage, reserved, {}).quote, usage, policy));
 }
+
+TEST_CASE("a baseline of every instance runs the whole span; the what-if never overflows") {
+    const Usage all{2, 730, 0.25, 2};
+    CHECK(all.running_hours() == 730);
+    CHECK(all.used_instance_hours() == 1460);
+    const Offer o = offer("big.8x", "us-east-1");
+    const std::vector<PlanShare> mix{{Plan::on_demand, 0.5}, {Plan::spot, 0.5}};
+    const Usage huge{1e6, 565 * 730, 0.0001, 0};
+    const QuoteResult q = price_offer(o, huge, mix, {});
+    REQUIRE(q.quote);
+    const auto what_if = auto_release_what_if(*q.quote, huge, {0.15, 10, 1, "test"});
+    CHECK_FALSE(what_if); // kept on all span, it would be beyond 9.2e12: no what-if
+}

@@ -153,3 +153,26 @@ TEST_CASE("the shipped rules load, cite sources, and name only GPUs the catalog 
     CHECK(test::describe(unknown).starts_with(
         "3:5: warning[unknown-reference]: rules[t]: no GPU in the catalog is 'H1OO'"));
 }
+
+TEST_CASE("rule shapes that would do nothing are refused") {
+    const RuleLoad load = rules_from(R"(schema_version: 1
+rules:
+  - id: bool-in
+    require: {rdma: {in: [true]}}
+    reason: "r"
+    source: "s"
+    as_of: 2025-01-01
+  - id: suggest-candidate
+    suggest: "x"
+    candidate: {rdma: true}
+    reason: "r"
+    source: "s"
+    as_of: 2025-01-01
+)");
+    CHECK(test::describe(load.diagnostics) ==
+          R"(4:22: error[bad-value]: rules[bool-in].require.rdma.in: rdma is true or false
+  hint: write rdma: true (or false)
+10:16: error[bad-value]: rules[suggest-candidate].candidate: only a warn rule names candidates this way
+  hint: a suggestion is about the whole answer: remove 'candidate'
+)");
+}
