@@ -20,6 +20,26 @@ std::string join_path(std::string_view path, std::string_view key) {
 
 namespace {
 
+// The first character text must not hold: a C0 or C1 control other than tab and line feed,
+// DEL, or a bidirectional control (U+202A-U+202E, U+2066-U+2069). The bytes are valid UTF-8.
+std::optional<char32_t> unsafe_character(std::string_view text) {
+    for (std::size_t i = 0; i < text.size();) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        const std::size_t length = byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4;
+        char32_t c = length == 1 ? byte : byte & (0x7F >> length);
+        for (std::size_t k = 1; k < length && i + k < text.size(); ++k) {
+            c = (c << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+        }
+        const bool control = (c < 0x20 && c != '\t' && c != '\n') || (c >= 0x7F && c <= 0x9F);
+        const bool bidi = (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
+        if (control || bidi) {
+            return c;
+        }
+        i += length;
+    }
+    return std::nullopt;
+}
+
 std::string describe(const YamlNode& node) {
     switch (node.kind) {
     case YamlNode::Kind::null:
@@ -284,6 +304,18 @@ std::optional<std::string>
 FieldReader::text(const YamlNode& map, std::string_view key, std::string_view path, Need need) {
     const YamlNode* node = scalar(map, key, path, need, "text");
     if (node == nullptr) {
+        return std::nullopt;
+    }
+    if (const auto unsafe = unsafe_character(node->text)) {
+        m_diagnostics.error(
+            pos(*node),
+            "bad-value",
+            fmt::format("{}: the text holds {} U+{:04X}",
+                        join_path(path, key),
+                        *unsafe >= 0x202A ? "the bidirectional control" : "the control character",
+                        static_cast<std::uint32_t>(*unsafe)),
+            *unsafe >= 0x202A ? "remove it: it makes text display other than it reads"
+                              : "remove it (an escape such as \\x07 in a quoted string)");
         return std::nullopt;
     }
     return node->text;

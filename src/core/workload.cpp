@@ -127,6 +127,14 @@ quantity(FieldReader& read, const YamlNode& map, std::string_view key, QuantityK
     if (!node->is_scalar()) {
         return read.number(map, key, "", Need::optional, {});
     }
+    if (!node->plain) {
+        read.diagnostics().error(
+            read.pos(*node),
+            "bad-number",
+            fmt::format("{}: \"{}\" is quoted text, not a number", key, node->text),
+            fmt::format("write it without quotes: {}: {}", key, node->text));
+        return std::nullopt;
+    }
     if (const auto number = node->plain ? parse_strict_number(node->text) : std::nullopt) {
         if (!(*number >= 0)) {
             read.diagnostics().error(read.pos(*node),
