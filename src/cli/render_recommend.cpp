@@ -72,6 +72,7 @@ Json recommendation_json(const Candidate& c, const RecommendReport& report) {
              {{"currency", currency},
               {"per_hour", money_units(c.per_hour_micros)},
               {"total", money_units(c.total_micros)},
+              {"list_total", money_units(c.list_total_micros)},
               {"period", finite_work(*report.workload) ? "the job" : "a month"}}},
             {"estimate", estimate_json(c, *report.workload)},
             {"pareto", c.pareto},
@@ -212,6 +213,20 @@ void print_explanations(const RecommendReport& report, Io& io) {
     }
     for (const std::string& note : r.notes) {
         io.out << "Note: " << terminal_safe(note) << '\n';
+    }
+    for (const Candidate& c : r.recommendations) {
+        if (c.list_total_micros != c.total_micros) {
+            std::vector<std::string> ids;
+            for (const PricedPart& part : c.quote.parts) {
+                if (part.rate.discount != nullptr) {
+                    ids.push_back(describe_discount(*part.rate.discount));
+                }
+            }
+            io.out << fmt::format("Discount (#{}): {} at list prices, {}\n",
+                                  c.rank,
+                                  format_cents(c.list_total_micros),
+                                  terminal_safe(fmt::format("{}", fmt::join(ids, "; "))));
+        }
     }
     if (!report.explain) {
         std::vector<std::string> ids;

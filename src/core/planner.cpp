@@ -359,7 +359,8 @@ void Planner::offer(const InstanceType& instance,
     }
     for (const auto& [name, quote] : plans) {
         const auto total = m_in.fx->convert(quote.total_micros, quote.currency, m_c.currency);
-        if (!total) {
+        const auto list = m_in.fx->convert(quote.list_total_micros, quote.currency, m_c.currency);
+        if (!total || !list) {
             reject(instance, row.region, count, "price", "no exchange rate to " + m_c.currency);
             continue;
         }
@@ -372,6 +373,7 @@ void Planner::offer(const InstanceType& instance,
         c.pricing = name;
         c.quote = quote;
         c.total_micros = *total;
+        c.list_total_micros = *list;
         c.per_hour_micros = quote.running_hours > 0
                                 ? static_cast<std::int64_t>(std::llround(
                                       static_cast<double>(*total) / quote.running_hours))
