@@ -83,7 +83,9 @@ void normalize_model(const Workload& in,
         out.model = *preset;
         out.model_is_preset = true;
         if (in.params) {
-            out.notes.push_back("--params ignored: the preset's parameter count is used");
+            check.error("--params",
+                        fmt::format("{} is a preset with its own parameter count", preset->id),
+                        "give --model or --params, not both (a profile's model counts too)");
         }
         return;
     }

@@ -1,0 +1,86 @@
+#!/usr/bin/python3
+"""Every numeric flag of every command refuses NaN, infinity, text, negative numbers, zero
+where zero means nothing, and absurd values: exit 2, with a message that names the flag.
+
+usage: flags.py BINARY FIXTURES
+"""
+import subprocess
+import sys
+
+# (command and the flags it needs to run, flag, zero allowed)
+FLAGS = [
+    (["price", "big.8x"], "--count", False),
+    (["price", "big.8x"], "--hours", False),
+    (["price", "big.8x"], "--months", False),
+    (["price", "big.8x"], "--utilization", False),
+    (["price", "big.8x"], "--baseline", True),
+    (["price", "big.8x", "--mix", "auto"], "--interruptible-share", True),
+    (["price", "big.8x"], "--interruptions-per-hour", True),
+    (["price", "big.8x"], "--checkpoint-hours", True),
+    (["price", "big.8x"], "--restart-hours", True),
+    (["price", "big.8x"], "--idle-stretches-per-day", True),
+    (["tco", "--instance", "big.8x"], "--count", False),
+    (["tco", "--instance", "big.8x"], "--utilization", False),
+    (["tco", "--instance", "big.8x"], "--years", False),
+    (["scaling", "--gpus", "1,2", "--throughput", "1,2"], "--threshold", False),
+    (["catalog", "list", "gpus"], "--min-gpu-memory-gb", True),
+    (["catalog", "list", "instances"], "--min-gpus", True),
+    (["catalog", "validate"], "--max-age-days", True),
+    (["size", "--gpu", "A100-40GB"], "--gpus", False),
+    (["size", "--instance", "big.8x"], "--instances", False),
+    (["recommend", "inference", "--model", "bert-base"], "--max-instances", False),
+    (["recommend", "inference", "--model", "bert-base"], "--top", False),
+]
+# The workload flags, through `size` and `recommend` alike.
+WORKLOAD = {
+    "training": ["--params", "--tokens", "--seq-len", "--batch", "--deadline", "--budget"],
+    "inference": ["--qps", "--latency-ms", "--input-tokens", "--output-tokens",
+                  "--hours-per-month"],
+    "hpc": ["--fp64-tflops", "--memory-gb", "--bandwidth-gb-per-s"],
+    "graphics": ["--sessions", "--memory-per-session-gb"],
+}
+BASE = {
+    "training": ["--params", "7B", "--tokens", "1B"],
+    "inference": ["--model", "llama-2-7b", "--qps", "1"],
+    "hpc": ["--fp64-tflops", "1"],
+    "graphics": ["--sessions", "4", "--memory-per-session-gb", "4"],
+}
+def without(args, flag):
+    """The base arguments less `flag` and its value."""
+    if flag not in args:
+        return args
+    i = args.index(flag)
+    return args[:i] + args[i + 2:]
+
+
+for kind, flags in WORKLOAD.items():
+    for flag in flags:
+        for command in ("size", "recommend"):
+            FLAGS.append(([command, kind, *without(BASE[kind], flag)], flag, False))
+# A preset and --params together would leave one of them unused: refused.
+FLAGS.append((["size", "training", "--model", "llama-2-7b", "--tokens", "1B", "--params", "7B"],
+              "--params", True))
+
+BAD = ["nan", "NaN", "inf", "-inf", "abc", "-1", "1e308"]
+
+
+def main():
+    binary, fixtures = sys.argv[1], sys.argv[2]
+    catalog = ["--no-default-catalog", "--catalog", f"{fixtures}/catalog"]
+    failures = 0
+    runs = 0
+    for args, flag, zero_ok in FLAGS:
+        for value in BAD + ([] if zero_ok else ["0"]):
+            runs += 1
+            done = subprocess.run([binary, *catalog, *args, f"{flag}={value}"],
+                                  capture_output=True, text=True, timeout=10, check=False)
+            first = done.stderr.splitlines()[0] if done.stderr else ""
+            if done.returncode != 2 or flag not in done.stderr:
+                failures += 1
+                print(f"FAIL {' '.join(args)} {flag}={value}: exit {done.returncode}: {first}")
+    print(f"{runs} bad flag values, {failures} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
