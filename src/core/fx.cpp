@@ -36,7 +36,8 @@ FxTable::convert(std::int64_t micros, std::string_view from, std::string_view to
         return std::nullopt;
     }
     const long double converted =
-        static_cast<long double>(micros) * target->per_usd / source->per_usd;
+        static_cast<long double>(micros) * static_cast<long double>(target->per_usd) /
+        static_cast<long double>(source->per_usd);
     if (!(std::fabs(converted) < 9e18L)) {
         return std::nullopt;
     }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <tuple>
 
@@ -64,7 +65,7 @@ void mark_pareto(std::vector<Candidate>& candidates) {
         return std::tuple(candidates[a].total_micros, speed_key(candidates[a])) <
                std::tuple(candidates[b].total_micros, speed_key(candidates[b]));
     });
-    double best = INFINITY;
+    double best = std::numeric_limits<double>::infinity();
     for (const std::size_t i : order) {
         const double speed = speed_key(candidates[i]);
         if (speed < best) {

@@ -132,7 +132,8 @@ RuleDecoder::comparison(const FieldInfo& field, const YamlNode& value, const std
               "e.g. {below: 1B}, {in: [A100, H100]}, {between: [1B, 10B]}");
         return std::nullopt;
     }
-    const auto& [key, operand] = value.entries.front();
+    const YamlNode& key = value.entries.front().key;
+    const YamlNode& operand = value.entries.front().value;
     const auto op = std::find_if(
         k_operators.begin(), k_operators.end(), [&](const auto& o) { return o.first == key.text; });
     if (op == k_operators.end()) {

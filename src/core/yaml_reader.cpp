@@ -405,14 +405,14 @@ class TreeBuilder final : public YAML::EventHandler {
         }
         frame.pending_key = std::move(key);
     }
-    static const YamlNode& find_key(const std::vector<std::pair<YamlNode, YamlNode>>& entries,
+    static const YamlNode& find_key(const std::vector<YamlEntry>& entries,
                                     const std::string& text) {
         for (const auto& [k, v] : entries) {
             if (k.text == text) {
                 return k;
             }
         }
-        return entries.front().first;
+        return entries.front().key;
     }
     static YAML::Mark to_mark(const YamlNode& node) {
         YAML::Mark mark = YAML::Mark::null_mark();
@@ -431,7 +431,7 @@ class TreeBuilder final : public YAML::EventHandler {
         } else if (!parent.pending_key) {
             add_key(parent, std::move(node));
         } else {
-            parent.node.entries.emplace_back(std::move(*parent.pending_key), std::move(node));
+            parent.node.entries.push_back({std::move(*parent.pending_key), std::move(node)});
             parent.pending_key.reset();
         }
     }

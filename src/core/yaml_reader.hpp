@@ -16,19 +16,28 @@
 
 namespace gpuadvisor {
 
+struct YamlEntry;
+
 struct YamlNode {
     enum class Kind { null, scalar, sequence, mapping };
 
     Kind kind = Kind::null;
     std::uint32_t line = 0; // 1-based
     std::uint32_t column = 0;
-    bool plain = true;           // scalar written without quotes or block style
-    std::string text;            // scalar value
-    std::vector<YamlNode> items; // sequence items
-    std::vector<std::pair<YamlNode, YamlNode>> entries; // mapping key -> value
+    bool plain = true;              // scalar written without quotes or block style
+    std::string text;               // scalar value
+    std::vector<YamlNode> items;    // sequence items
+    std::vector<YamlEntry> entries; // mapping key -> value, in file order
 
     const YamlNode* find(std::string_view key) const;
     bool is_scalar() const { return kind == Kind::scalar; }
+};
+
+// A mapping's entry (a struct, not std::pair: std::pair needs complete types, so a
+// vector of pairs of YamlNode inside YamlNode does not compile with clang).
+struct YamlEntry {
+    YamlNode key;
+    YamlNode value;
 };
 
 std::string_view to_string(YamlNode::Kind kind);
