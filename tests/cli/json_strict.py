@@ -1,0 +1,108 @@
+#!/usr/bin/python3
+"""Every command's JSON, on success and on failure, is one strict JSON object: no NaN or
+Infinity, valid UTF-8, `schema_version` 1 and `command`; a failure has `"ok": false` and
+its diagnostics; and a closed pipe or a full disk behaves for every command.
+
+usage: json_strict.py BINARY FIXTURES
+"""
+import json
+import subprocess
+import sys
+
+FAILURES = []
+
+
+def refuse_constant(name):
+    raise ValueError(f"non-standard JSON constant {name}")
+
+
+def strict(text):
+    return json.loads(text, parse_constant=refuse_constant)
+
+
+SUCCESS = [
+    ["catalog", "list", "gpus"],
+    ["catalog", "list", "instances"],
+    ["catalog", "list", "offers"],
+    ["catalog", "show", "big.8x"],
+    ["catalog", "validate"],
+    ["size", "training", "--model", "llama-2-7b", "--tokens", "1T", "--gpu", "A100-40GB",
+     "--gpus", "64"],
+    ["size", "inference", "--model", "bert-base", "--qps", "100"],
+    ["scaling", "--gpus", "1,2,4", "--throughput", "100,190,300"],
+    ["price", "big.8x", "--mix", "auto", "--interruptible-share", "0.5"],
+    ["price", "yun.t4", "--plan", "subscription", "--currency", "USD"],
+    ["compare", "big.8x", "small.1x"],
+    ["tco", "--instance", "big.8x", "--utilization", "0.5"],
+    ["recommend", "training", "--model", "llama-2-7b", "--tokens", "10B", "--explain"],
+    ["recommend", "graphics", "--sessions", "4", "--memory-per-session-gb", "4"],
+]
+# (args, exit code)
+FAILURE = [
+    (["catalog", "show", "nope.1x"], 2),
+    (["price", "big.8x", "--plan", "subscription"], 1),
+    (["price", "nope.1x"], 2),
+    (["compare", "nope"], 2),
+    (["tco", "--instance", "yun.t4", "--plan", "spot"], 1),
+    (["size", "training", "--model", "llama-2-7b"], 2),
+    (["recommend", "training", "--model", "llama-2-7b", "--tokens", "1T", "--deadline", "1h"],
+     1),
+    (["recommend", "inference", "--model", "bert-base", "--rules", "/nonexistent.yaml"], 3),
+    (["size", "--profile", "{fixtures}/profiles/broken.yaml"], 3),
+]
+
+
+def run(binary, catalog, args, stdout=subprocess.PIPE):
+    return subprocess.run([binary, *catalog, *args], stdout=stdout, stderr=subprocess.PIPE,
+                          timeout=30, check=False)
+
+
+def check_document(args, done, ok):
+    name = " ".join(args)
+    try:
+        doc = strict(done.stdout.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as error:
+        FAILURES.append(f"{name}: not strict JSON: {error}: {done.stdout[:200]!r}")
+        return
+    if not isinstance(doc, dict) or doc.get("schema_version") != 1 or "command" not in doc:
+        FAILURES.append(f"{name}: not a versioned document")
+    if not ok and (doc.get("ok") is not False or not doc.get("diagnostics")):
+        FAILURES.append(f"{name}: a failure without ok: false and diagnostics")
+
+
+def main():
+    binary, fixtures = sys.argv[1], sys.argv[2]
+    catalog = ["--no-default-catalog", "--catalog", f"{fixtures}/catalog"]
+    for args in SUCCESS:
+        done = run(binary, catalog, [*args, "-o", "json"])
+        if done.returncode != 0:
+            FAILURES.append(f"{' '.join(args)}: exit {done.returncode}: {done.stderr[:200]!r}")
+        check_document(args, done, True)
+    for args, code in FAILURE:
+        args = [a.replace("{fixtures}", fixtures) for a in args]
+        done = run(binary, catalog, [*args, "-o", "json"])
+        if done.returncode != code:
+            FAILURES.append(f"{' '.join(args)}: exit {done.returncode}, expected {code}")
+        check_document(args, done, False)
+    # A closed pipe ends quietly; a full disk fails loudly; for every command.
+    for args in SUCCESS:
+        with subprocess.Popen([binary, *catalog, *args], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE) as p:
+            p.stdout.readline()
+            p.stdout.close()
+            err = p.stderr.read()
+            p.wait(timeout=30)
+        if err:
+            FAILURES.append(f"{' '.join(args)} | head -1: wrote {err[:200]!r}")
+        with open("/dev/full", "wb") as full:
+            done = run(binary, catalog, args, stdout=full)
+        if done.returncode == 0 or b"cannot write the output" not in done.stderr:
+            FAILURES.append(f"{' '.join(args)} > /dev/full: exit {done.returncode}")
+    for failure in FAILURES:
+        print("FAIL:", failure)
+    print(f"{len(SUCCESS) * 3 + len(FAILURE)} checks, {len(FAILURES)} failure(s)")
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
