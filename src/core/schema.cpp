@@ -26,9 +26,11 @@ std::optional<char32_t> unsafe_character(std::string_view text) {
     for (std::size_t i = 0; i < text.size();) {
         const auto byte = static_cast<unsigned char>(text[i]);
         const std::size_t length = byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4;
-        char32_t c = length == 1 ? byte : byte & (0x7F >> length);
+        const unsigned lead_bits = length == 1 ? 0x7Fu : 0x7Fu >> length;
+        auto c = static_cast<char32_t>(byte & lead_bits);
         for (std::size_t k = 1; k < length && i + k < text.size(); ++k) {
-            c = (c << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+            const auto continuation = static_cast<unsigned char>(text[i + k]) & 0x3Fu;
+            c = static_cast<char32_t>((c << 6) | continuation);
         }
         const bool control = (c < 0x20 && c != '\t' && c != '\n') || (c >= 0x7F && c <= 0x9F);
         const bool bidi = (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
