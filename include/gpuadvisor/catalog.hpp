@@ -164,6 +164,8 @@ class Catalog {
 
     const Gpu* find_gpu(std::string_view id) const;           // canonical id, exact
     const Provider* find_provider(std::string_view id) const; // exact
+    // A region's country (ISO 3166 alpha-2) from its provider's region list; "" if unknown.
+    std::string country_of(std::string_view provider, std::string_view region) const;
     // Every GPU a user's name means: an id or alias (case-insensitive) gives one;
     // a dash-separated prefix ("A100", "h100-80gb") gives all it starts.
     std::vector<const Gpu*> match_gpus(std::string_view name) const;

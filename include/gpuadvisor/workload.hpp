@@ -15,6 +15,9 @@ enum class Precision { fp32, tf32, bf16, fp16, fp8, int8, int4, fp64 };
 enum class FinetuneMethod { full, lora, qlora };
 
 std::string_view to_string(WorkloadKind kind);
+// Training and fine-tuning: a job with an end, timed and billed for its hours (the others
+// are services, priced per month).
+bool is_finite_work(WorkloadKind kind);
 std::string_view to_string(Precision precision);
 std::string_view to_string(FinetuneMethod method);
 std::optional<WorkloadKind> parse_workload_kind(std::string_view text);

@@ -32,20 +32,6 @@ struct Options {
     std::string electricity;
 };
 
-// The country of a region, from the provider's region list ("" when unknown).
-std::string
-country_of(const Catalog& catalog, const InstanceType& instance, const std::string& region) {
-    const Provider* provider = catalog.find_provider(instance.provider);
-    if (provider != nullptr) {
-        for (const RegionInfo& info : provider->regions) {
-            if (info.id == region) {
-                return info.country;
-            }
-        }
-    }
-    return {};
-}
-
 void print(const TcoResult& r, const TcoInput& in, const Options& o, Io& io) {
     const double own = static_cast<double>(r.own_total);
     const double cloud = static_cast<double>(r.cloud_total);
@@ -202,7 +188,7 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
         server = candidate.id == o.server ? &candidate : server;
     }
     const std::string market = !o.electricity.empty() ? o.electricity
-                               : country_of(*catalog, instance, row->region) == "CN"
+                               : catalog->country_of(instance.provider, row->region) == "CN"
                                    ? "cn-industrial"
                                    : "us-commercial";
     const Electricity* electricity = nullptr;

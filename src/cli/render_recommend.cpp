@@ -16,10 +16,6 @@ namespace gpuadvisor::cli {
 
 namespace {
 
-bool finite_work(const NormalizedWorkload& w) {
-    return w.kind == WorkloadKind::training || w.kind == WorkloadKind::finetune;
-}
-
 double round3(double value) {
     return std::round(value * 1000) / 1000;
 }
@@ -73,7 +69,7 @@ Json recommendation_json(const Candidate& c, const RecommendReport& report) {
               {"per_hour", money_units(c.per_hour_micros)},
               {"total", money_units(c.total_micros)},
               {"list_total", money_units(c.list_total_micros)},
-              {"period", finite_work(*report.workload) ? "the job" : "a month"}}},
+              {"period", is_finite_work(report.workload->kind) ? "the job" : "a month"}}},
             {"estimate", estimate_json(c, *report.workload)},
             {"pareto", c.pareto},
             {"preferred_by", c.preferred_by},
@@ -150,13 +146,13 @@ std::string why_cell(const Candidate& c) {
 
 // The speed a workload kind is ranked on besides cost: time, latency, or none.
 std::string speed_header(const NormalizedWorkload& w) {
-    return finite_work(w) ? "TIME" : w.kind == WorkloadKind::inference ? "LATENCY" : "";
+    return is_finite_work(w.kind) ? "TIME" : w.kind == WorkloadKind::inference ? "LATENCY" : "";
 }
 
 void print_table(const RecommendReport& report, Io& io) {
     const PlanResult& r = *report.result;
     const NormalizedWorkload& w = *report.workload;
-    const bool finite = finite_work(w);
+    const bool finite = is_finite_work(w.kind);
     const std::string speed = speed_header(w);
     Table table{{{"#", Align::right},
                  {"PROVIDER"},

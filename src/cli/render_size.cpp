@@ -73,7 +73,7 @@ Json requirements_json(const Requirements& r, WorkloadKind kind) {
     json["memory_total_gb"] = round4(r.memory_total_gb);
     json["min_gpu_memory_gb"] = round4(r.min_gpu_memory_gb);
     json["sharding"] = r.sharding;
-    const bool finite = kind == WorkloadKind::training || kind == WorkloadKind::finetune;
+    const bool finite = is_finite_work(kind);
     if (finite) {
         json["weights_gb"] = round4(r.weights_gb);
         json["optimizer_state_gb"] = round4(r.optimizer_state_gb);

@@ -132,6 +132,17 @@ const Provider* Catalog::find_provider(std::string_view id) const {
     return nullptr;
 }
 
+std::string Catalog::country_of(std::string_view provider, std::string_view region) const {
+    if (const Provider* found = find_provider(provider)) {
+        for (const RegionInfo& info : found->regions) {
+            if (info.id == region) {
+                return info.country;
+            }
+        }
+    }
+    return {};
+}
+
 std::vector<const Gpu*> Catalog::match_gpus(std::string_view name) const {
     const std::string lower = to_lower(name);
     if (const auto it = m_gpu_by_name.find(lower); it != m_gpu_by_name.end()) {

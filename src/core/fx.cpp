@@ -35,9 +35,9 @@ FxTable::convert(std::int64_t micros, std::string_view from, std::string_view to
     if (source == nullptr || target == nullptr) {
         return std::nullopt;
     }
-    const long double converted =
-        static_cast<long double>(micros) * static_cast<long double>(target->per_usd) /
-        static_cast<long double>(source->per_usd);
+    const long double converted = static_cast<long double>(micros) *
+                                  static_cast<long double>(target->per_usd) /
+                                  static_cast<long double>(source->per_usd);
     if (!(std::fabs(converted) < 9e18L)) {
         return std::nullopt;
     }

@@ -17,10 +17,6 @@ namespace {
 constexpr int k_default_max_instances = 64;
 constexpr double k_max_gpus = 4096;
 
-bool finite_work(WorkloadKind kind) {
-    return kind == WorkloadKind::training || kind == WorkloadKind::finetune;
-}
-
 bool slice(const InstanceType& instance) {
     return instance.gpu_count < 1;
 }
@@ -77,17 +73,6 @@ Facts workload_facts(const NormalizedWorkload& w, const Requirements& r, bool in
     return facts;
 }
 
-std::string country_of(const Catalog& catalog, const InstanceType& instance, const PriceRow& row) {
-    if (const Provider* provider = catalog.find_provider(instance.provider)) {
-        for (const RegionInfo& region : provider->regions) {
-            if (region.id == row.region) {
-                return region.country;
-            }
-        }
-    }
-    return {};
-}
-
 Facts candidate_facts(const Candidate& c, const Catalog& catalog, const Facts& workload) {
     Facts facts(&workload); // a candidate condition may test the workload too
     const InstanceType& instance = *c.instance;
@@ -95,7 +80,7 @@ Facts candidate_facts(const Candidate& c, const Catalog& catalog, const Facts& w
     facts.set("instance", instance.id);
     facts.set("family", instance.family);
     facts.set("region", c.row->region);
-    facts.set("country", country_of(catalog, instance, *c.row));
+    facts.set("country", catalog.country_of(instance.provider, c.row->region));
     facts.set("gpu", c.gpu->id);
     facts.set("gpu_memory_gb", c.gpu->memory_gb);
     facts.set("gpu_fp64_tflops", c.gpu->fp64_tflops);
@@ -151,8 +136,6 @@ class Planner {
         m_result.rejected.push_back(
             {&instance, std::move(region), count, std::move(code), std::move(reason)});
     }
-    std::vector<Candidate> grouped();
-    void rank(std::vector<Candidate>& list) const;
     void explain_no_fit();
     void physics_notes(const std::vector<Candidate>& list);
     int max_instances() const { return m_c.max_instances.value_or(k_default_max_instances); }
@@ -233,7 +216,7 @@ std::vector<int> Planner::counts(const InstanceType& instance, const Gpu& gpu) {
         return {};
     }
     std::vector<int> result{*fit};
-    if (!finite_work(m_w.kind)) {
+    if (!is_finite_work(m_w.kind)) {
         return result;
     }
     int fast = *fit;
@@ -337,7 +320,7 @@ void Planner::offer(const InstanceType& instance,
                     int count,
                     const Estimate& e,
                     const PriceRow& row) {
-    const bool finite = finite_work(m_w.kind);
+    const bool finite = is_finite_work(m_w.kind);
     // Billed to the 0.001 h the output shows, so the cost can be checked by hand.
     const double hours = std::max(0.001, std::round(e.hours * 1000) / 1000);
     const Usage usage = finite ? Usage{static_cast<double>(count), hours, 1, 0}
@@ -606,7 +589,7 @@ PlanResult Planner::run() {
     // One row per configuration across regions, unless --region asked for regions by name.
     std::vector<Candidate> list =
         m_c.regions.empty() ? merge_regions(std::move(m_feasible)) : std::move(m_feasible);
-    if (finite_work(m_w.kind) || m_w.kind == WorkloadKind::inference) {
+    if (is_finite_work(m_w.kind) || m_w.kind == WorkloadKind::inference) {
         mark_pareto(list); // HPC and graphics have no second measure to trade against cost
     }
     rank_candidates(list, m_c.sort_by_time);

@@ -11,6 +11,10 @@
 
 namespace gpuadvisor {
 
+bool is_finite_work(WorkloadKind kind) {
+    return kind == WorkloadKind::training || kind == WorkloadKind::finetune;
+}
+
 namespace {
 
 template <class Enum, std::size_t N>
