@@ -24,9 +24,18 @@ struct LoadLimits {
 // The built-in catalog: data/catalog/ as parsed and checked at build time.
 const Catalog& builtin_catalog();
 
+// The cache of large catalog files (docs/performance.md): each file of at least min_bytes
+// that decodes without a diagnostic is kept, decoded, in dir, one entry per path, checked
+// against the file's size and content hash (and this build) before it is used.
+struct FileCache {
+    std::string dir; // empty: no cache
+    std::size_t min_bytes = 64u << 10;
+};
+
 struct CatalogSources {
     bool include_builtin = true;
     std::vector<std::string> paths; // files or folders, in overlay order
+    FileCache cache;
 };
 
 struct CheckOptions {
@@ -49,7 +58,8 @@ CatalogLoad load_catalog(const CatalogSources& sources,
 CatalogLoad load_catalog_over(const Catalog* base,
                               const std::vector<std::string>& paths,
                               const CheckOptions& checks = {},
-                              const LoadLimits& limits = {});
+                              const LoadLimits& limits = {},
+                              const FileCache& cache = {});
 
 // The files paths name: a file itself, a folder's *.yaml and *.yml in name order.
 std::vector<std::string> list_catalog_files(const std::vector<std::string>& paths);

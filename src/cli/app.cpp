@@ -29,7 +29,8 @@ constexpr std::string_view k_footer = R"(Examples:
   gpuadvisor tco --instance p5.48xlarge --utilization 0.6 --years 3
 
 Environment: GPUADVISOR_CATALOG=path:path adds catalogs as --catalog does (before
-them); NO_COLOR turns colour off.
+them); GPUADVISOR_CACHE_DIR sets where large catalog files are cached (default
+$XDG_CACHE_HOME/gpuadvisor, empty: no cache); NO_COLOR turns colour off.
 Exit codes: 0 ok, 1 negative answer (validate found errors), 2 usage error,
 3 input file error, 4 internal error. Docs: docs/cli.md)";
 
@@ -41,6 +42,9 @@ void add_global_options(CLI::App& app, GlobalOptions& global) {
     app.add_flag("--no-default-catalog",
                  global.no_default_catalog,
                  "Start from an empty catalog (only --catalog files)");
+    app.add_flag("--no-cache",
+                 global.no_cache,
+                 "Parse every catalog file, neither reading nor writing the cache");
     app.add_option("-o,--format", global.format, "Output format (default: table)")
         ->check(one_of({"table", "json", "csv", "markdown"}))
         ->type_name("table|json|csv|markdown");

@@ -13,8 +13,33 @@
 
 namespace gpuadvisor::cli {
 
+namespace {
+
+// GPUADVISOR_CACHE_DIR (set but empty: no cache), else $XDG_CACHE_HOME/gpuadvisor, else
+// $HOME/.cache/gpuadvisor.
+std::string cache_dir(const GlobalOptions& global) {
+    if (global.no_cache) {
+        return {};
+    }
+    if (const char* dir = std::getenv("GPUADVISOR_CACHE_DIR")) {
+        return dir;
+    }
+    const char* xdg = std::getenv("XDG_CACHE_HOME");
+    if (xdg != nullptr && xdg[0] == '/') {
+        return std::string(xdg) + "/gpuadvisor";
+    }
+    const char* home = std::getenv("HOME");
+    if (home != nullptr && home[0] == '/') {
+        return std::string(home) + "/.cache/gpuadvisor";
+    }
+    return {};
+}
+
+} // namespace
+
 CatalogSources catalog_sources(const GlobalOptions& global) {
     CatalogSources sources;
+    sources.cache.dir = cache_dir(global);
     sources.include_builtin = !global.no_default_catalog;
     if (const char* env = std::getenv("GPUADVISOR_CATALOG")) {
         std::string_view rest = env;

@@ -13,6 +13,7 @@ enum class OutputFormat { table, json, csv, markdown };
 struct GlobalOptions {
     std::vector<std::string> catalogs;
     bool no_default_catalog = false;
+    bool no_cache = false;
     std::string format = "table";
     std::string color = "auto";
     std::string currency;

@@ -36,7 +36,11 @@ const Catalog& builtin_catalog() {
 CatalogLoad
 load_catalog(const CatalogSources& sources, const CheckOptions& checks, const LoadLimits& limits) {
     CatalogLoad load = load_catalog_over(
-        sources.include_builtin ? &builtin_catalog() : nullptr, sources.paths, checks, limits);
+        sources.include_builtin ? &builtin_catalog() : nullptr,
+        sources.paths,
+        checks,
+        limits,
+        sources.cache);
     if (sources.include_builtin) {
         load.files.insert(load.files.begin(), "builtin:data/catalog");
     }

@@ -9,6 +9,7 @@ namespace gpuadvisor {
 namespace {
 
 constexpr std::string_view k_magic = "GPUADVC3";
+constexpr std::string_view k_fragment_magic = "GPUADVF1";
 
 // FNV-1a over 8-byte words (then the tail bytes): detects corruption, fast enough to run on
 // every start.
@@ -63,6 +64,26 @@ template <class Archive> void visit(Archive& a, InstanceType& i) {
 template <class Archive> void visit(Archive& a, Discount& d) {
     a(d.id), a(d.provider), a(d.plans), a(d.family), a(d.instance), a(d.regions), a(d.off_ppm);
     a(d.expires), a(d.provenance), a(d.origin);
+}
+
+// A catalog file as decoded, before the merge (the cache of large user files).
+template <class Archive> void visit(Archive& a, ProvenanceInput& p) {
+    a(p.source), a(p.as_of), a(p.confidence), a(p.notes), a(p.as_of_pos);
+}
+template <class Archive> void visit(Archive& a, ProviderInput& p) {
+    a(p.id), a(p.name), a(p.currency), a(p.provenance), a(p.regions), a(p.origin);
+}
+template <class Archive> void visit(Archive& a, PriceRowInput& r) {
+    a(r.row), a(r.currency), a(r.provenance);
+}
+template <class Archive> void visit(Archive& a, InstanceInput& i) {
+    a(i.instance), a(i.provenance), a(i.rows);
+}
+template <class Archive> void visit(Archive& a, GpuInput& g) {
+    a(g.gpu), a(g.provenance);
+}
+template <class Archive> void visit(Archive& a, CatalogFragment& f) {
+    a(f.file), a(f.gpus), a(f.provider), a(f.instances), a(f.discounts);
 }
 
 template <class T>
@@ -188,14 +209,8 @@ class Reader {
     bool m_ok = true;
 };
 
-} // namespace
-
-std::string serialize_catalog(const Catalog& catalog) {
-    Writer payload;
-    payload(catalog.gpus());
-    payload(catalog.providers());
-    payload(catalog.instances());
-    payload(catalog.discounts());
+// The string table, the payload, and a header of magic and checksum over both.
+std::string frame(std::string_view magic, const Writer& payload) {
     Writer table;
     table(static_cast<std::uint32_t>(payload.strings.size()));
     for (const std::string& text : payload.strings) {
@@ -204,37 +219,76 @@ std::string serialize_catalog(const Catalog& catalog) {
     }
     const std::string body = table.bytes + payload.bytes;
     Writer header;
-    header.bytes = std::string(k_magic);
+    header.bytes = std::string(magic);
     header(checksum(body));
     return header.bytes + body;
 }
 
-std::optional<Catalog> deserialize_catalog(std::string_view bytes) {
-    const std::size_t header_size = k_magic.size() + sizeof(std::uint64_t);
-    if (bytes.size() < header_size || !bytes.starts_with(k_magic)) {
+// A reader over a framed payload, its string table read; nullopt if the frame is not intact.
+std::optional<Reader> unframe(std::string_view magic, std::string_view bytes) {
+    const std::size_t header_size = magic.size() + sizeof(std::uint64_t);
+    if (bytes.size() < header_size || !bytes.starts_with(magic)) {
         return std::nullopt;
     }
     std::uint64_t stored = 0;
-    std::memcpy(&stored, bytes.data() + k_magic.size(), sizeof stored);
+    std::memcpy(&stored, bytes.data() + magic.size(), sizeof stored);
     const std::string_view payload = bytes.substr(header_size);
     if (stored != checksum(payload)) {
         return std::nullopt;
     }
     Reader reader(payload);
     reader.read_strings();
+    return reader;
+}
+
+} // namespace
+
+std::string serialize_catalog(const Catalog& catalog) {
+    Writer payload;
+    payload(catalog.gpus());
+    payload(catalog.providers());
+    payload(catalog.instances());
+    payload(catalog.discounts());
+    return frame(k_magic, payload);
+}
+
+std::optional<Catalog> deserialize_catalog(std::string_view bytes) {
+    std::optional<Reader> reader = unframe(k_magic, bytes);
+    if (!reader) {
+        return std::nullopt;
+    }
     std::vector<Gpu> gpus;
     std::vector<Provider> providers;
     std::vector<InstanceType> instances;
     std::vector<Discount> discounts;
-    reader(gpus);
-    reader(providers);
-    reader(instances);
-    reader(discounts);
-    if (!reader.ok() || !reader.at_end()) {
+    (*reader)(gpus);
+    (*reader)(providers);
+    (*reader)(instances);
+    (*reader)(discounts);
+    if (!reader->ok() || !reader->at_end()) {
         return std::nullopt;
     }
     return Catalog(
         std::move(gpus), std::move(providers), std::move(instances), std::move(discounts));
+}
+
+std::string serialize_fragment(const CatalogFragment& fragment) {
+    Writer payload;
+    payload(fragment);
+    return frame(k_fragment_magic, payload);
+}
+
+std::optional<CatalogFragment> deserialize_fragment(std::string_view bytes) {
+    std::optional<Reader> reader = unframe(k_fragment_magic, bytes);
+    if (!reader) {
+        return std::nullopt;
+    }
+    CatalogFragment fragment;
+    (*reader)(fragment);
+    if (!reader->ok() || !reader->at_end()) {
+        return std::nullopt;
+    }
+    return fragment;
 }
 
 } // namespace gpuadvisor

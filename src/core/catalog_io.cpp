@@ -1,5 +1,6 @@
 #include "gpuadvisor/catalog_io.hpp"
 
+#include "catalog_cache.hpp"
 #include "catalog_checks.hpp"
 #include "catalog_decode.hpp"
 #include "yaml_reader.hpp"
@@ -46,6 +47,26 @@ void load_text(const std::string& name,
     fragments.push_back(decode_catalog(document, diagnostics));
 }
 
+// The same through the cache: a clean file's fragment is kept, and used while the file is
+// unchanged. A file with any diagnostic is parsed every time, so its report never goes stale.
+void load_text_cached(const std::string& name,
+                      std::string_view text,
+                      const LoadLimits& limits,
+                      const FileCache& cache,
+                      std::vector<CatalogFragment>& fragments,
+                      Diagnostics& diagnostics) {
+    if (auto cached = cached_fragment(cache, name, text, limits)) {
+        fragments.push_back(std::move(*cached));
+        return;
+    }
+    Diagnostics own;
+    load_text(name, text, limits, fragments, own);
+    if (own.items().empty() && own.dropped() == 0) {
+        store_fragment(cache, name, text, limits, fragments.back());
+    }
+    diagnostics.append(own);
+}
+
 CatalogLoad finish(const Catalog* base,
                    std::vector<CatalogFragment> fragments,
                    std::vector<std::string> files,
@@ -74,7 +95,8 @@ std::vector<std::string> list_catalog_files(const std::vector<std::string>& path
 CatalogLoad load_catalog_over(const Catalog* base,
                               const std::vector<std::string>& paths,
                               const CheckOptions& checks,
-                              const LoadLimits& limits) {
+                              const LoadLimits& limits,
+                              const FileCache& cache) {
     Diagnostics diagnostics;
     std::vector<CatalogFragment> fragments;
     std::vector<std::string> files;
@@ -82,7 +104,7 @@ CatalogLoad load_catalog_over(const Catalog* base,
         for (const std::string& file : expand_path(path, diagnostics)) {
             files.push_back(file);
             if (const auto text = read_file_capped(file, limits, diagnostics)) {
-                load_text(file, *text, limits, fragments, diagnostics);
+                load_text_cached(file, *text, limits, cache, fragments, diagnostics);
             }
         }
     }
