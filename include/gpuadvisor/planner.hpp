@@ -7,6 +7,7 @@
 #include "gpuadvisor/rules.hpp"
 #include "gpuadvisor/sizing.hpp"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,15 +35,15 @@ struct Candidate {
     const Gpu* gpu = nullptr;
     int count = 1;
     double total_gpus = 0;
-    std::string pricing;                // a plan's flag name, or "mix" (the parts say which)
-    Quote quote;                        // in the row's currency
-    std::int64_t total_micros = 0;      // in the constraints' currency
-    std::int64_t list_total_micros = 0; // the same before negotiated discounts
-    std::int64_t per_hour_micros = 0;   // the whole configuration, per running hour
-    Estimate estimate;
-    std::optional<double> hours;           // finite work: wall time, spot overhead included
-    double score = 0;                      // the weights of the prefer rules it matches
-    std::vector<std::string> preferred_by; // rule ids
+    std::string pricing;                      // a plan's flag name, or "mix" (the parts say which)
+    Quote quote;                              // in the row's currency
+    std::int64_t total_micros = 0;            // in the constraints' currency
+    std::int64_t list_total_micros = 0;       // the same before negotiated discounts
+    std::int64_t per_hour_micros = 0;         // the whole configuration, per running hour
+    std::shared_ptr<const Estimate> estimate; // shared by the configuration's regions and plans
+    std::optional<double> hours;              // finite work: wall time, spot overhead included
+    double score = 0;                         // the weights of the prefer rules it matches
+    std::vector<std::string> preferred_by;    // rule ids
     std::vector<std::string> reasons;
     std::vector<std::string> warnings;                         // warn rules that name it
     std::vector<std::pair<std::string, std::int64_t>> also_in; // other regions, cost

@@ -69,11 +69,15 @@ class Facts {
     // Facts that fall back to `parent` for fields they lack (a candidate's, to the workload's).
     explicit Facts(const Facts* parent) : m_parent(parent) {}
 
+    void reserve(std::size_t fields) { m_values.reserve(fields); }
+
     void set(std::string_view field, FactValue value);
     const FactValue* find(std::string_view field) const;
 
   private:
-    std::map<std::string, FactValue, std::less<>> m_values;
+    // A handful of fields, looked up a few times each: a flat list beats a tree (the planner
+    // builds one per configuration).
+    std::vector<std::pair<std::string, FactValue>> m_values;
     const Facts* m_parent = nullptr;
 };
 

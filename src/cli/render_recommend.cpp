@@ -21,7 +21,7 @@ double round3(double value) {
 }
 
 Json estimate_json(const Candidate& c, const NormalizedWorkload& w) {
-    const Estimate& e = c.estimate;
+    const Estimate& e = *c.estimate;
     Json json;
     if (c.hours) {
         json["hours"] = round3(*c.hours);
@@ -128,7 +128,7 @@ std::string time_cell(const Candidate& c, const NormalizedWorkload& w) {
                               : fmt::format("{:.1f} h", *c.hours);
     }
     if (w.kind == WorkloadKind::inference) {
-        return fmt::format("{:.0f} ms", c.estimate.latency_ms);
+        return fmt::format("{:.0f} ms", c.estimate->latency_ms);
     }
     return "-";
 }
@@ -138,8 +138,8 @@ std::string why_cell(const Candidate& c) {
     if (!c.preferred_by.empty()) {
         parts.push_back(fmt::format("rules: {}", fmt::join(c.preferred_by, ", ")));
     }
-    if (!c.estimate.fit_reason.empty()) {
-        parts.push_back(c.estimate.fit_reason);
+    if (!c.estimate->fit_reason.empty()) {
+        parts.push_back(c.estimate->fit_reason);
     }
     return fmt::format("{}", fmt::join(parts, "; "));
 }

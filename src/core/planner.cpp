@@ -73,26 +73,35 @@ Facts workload_facts(const NormalizedWorkload& w, const Requirements& r, bool in
     return facts;
 }
 
-Facts candidate_facts(const Candidate& c, const Catalog& catalog, const Facts& workload) {
+// A configuration's facts in one region; the plan is set per candidate.
+struct OfferFacts {
+    const InstanceType& instance;
+    const Gpu& gpu;
+    const PriceRow& row;
+    int count;
+    const Estimate& estimate;
+};
+
+Facts offer_facts(const OfferFacts& o, const Catalog& catalog, const Facts& workload) {
     Facts facts(&workload); // a candidate condition may test the workload too
-    const InstanceType& instance = *c.instance;
+    facts.reserve(18);
+    const InstanceType& instance = o.instance;
     facts.set("provider", instance.provider);
     facts.set("instance", instance.id);
     facts.set("family", instance.family);
-    facts.set("region", c.row->region);
-    facts.set("country", catalog.country_of(instance.provider, c.row->region));
-    facts.set("gpu", c.gpu->id);
-    facts.set("gpu_memory_gb", c.gpu->memory_gb);
-    facts.set("gpu_fp64_tflops", c.gpu->fp64_tflops);
-    facts.set("gpu_memory_bandwidth_gb_per_s", c.gpu->memory_bandwidth_gb_per_s);
+    facts.set("region", o.row.region);
+    facts.set("country", catalog.country_of(instance.provider, o.row.region));
+    facts.set("gpu", o.gpu.id);
+    facts.set("gpu_memory_gb", o.gpu.memory_gb);
+    facts.set("gpu_fp64_tflops", o.gpu.fp64_tflops);
+    facts.set("gpu_memory_bandwidth_gb_per_s", o.gpu.memory_bandwidth_gb_per_s);
     facts.set("gpus_per_instance", instance.gpu_count);
-    facts.set("instance_count", static_cast<double>(c.count));
-    facts.set("total_gpus", c.total_gpus);
+    facts.set("instance_count", static_cast<double>(o.count));
+    facts.set("total_gpus", o.count * instance.gpu_count);
     facts.set("network_gbps", instance.network_gbps);
     facts.set("rdma", instance.rdma);
     facts.set("nvlink", instance.nvlink);
-    facts.set("plan", c.pricing);
-    facts.set("scaling_efficiency", c.estimate.scaling_efficiency);
+    facts.set("scaling_efficiency", o.estimate.scaling_efficiency);
     return facts;
 }
 
@@ -125,9 +134,9 @@ class Planner {
     void offer(const InstanceType& instance,
                const Gpu& gpu,
                int count,
-               const Estimate& e,
+               const std::shared_ptr<const Estimate>& e,
                const PriceRow& row);
-    void keep(Candidate c);
+    void keep(Candidate c, Facts& facts);
     void reject(const InstanceType& instance,
                 std::string region,
                 int count,
@@ -254,9 +263,10 @@ void Planner::instance_type(const InstanceType& instance, const Gpu& gpu) {
 }
 
 void Planner::configuration(const InstanceType& instance, const Gpu& gpu, int count) {
-    const Estimate e = estimate(m_w, hardware_for(instance, gpu, count), *m_in.assumptions);
-    if (!e.fits) {
-        reject(instance, {}, count, "fit", e.fit_reason);
+    auto e = std::make_shared<const Estimate>(
+        estimate(m_w, hardware_for(instance, gpu, count), *m_in.assumptions));
+    if (!e->fits) {
+        reject(instance, {}, count, "fit", e->fit_reason);
         return;
     }
     for (const PriceRow& row : instance.regions) {
@@ -318,11 +328,11 @@ std::vector<std::pair<std::string, Quote>> priced_plans(const Offer& offer,
 void Planner::offer(const InstanceType& instance,
                     const Gpu& gpu,
                     int count,
-                    const Estimate& e,
+                    const std::shared_ptr<const Estimate>& e,
                     const PriceRow& row) {
     const bool finite = is_finite_work(m_w.kind);
     // Billed to the 0.001 h the output shows, so the cost can be checked by hand.
-    const double hours = std::max(0.001, std::round(e.hours * 1000) / 1000);
+    const double hours = std::max(0.001, std::round(e->hours * 1000) / 1000);
     const Usage usage = finite ? Usage{static_cast<double>(count), hours, 1, 0}
                                : Usage{static_cast<double>(count),
                                        k_hours_per_month,
@@ -340,7 +350,8 @@ void Planner::offer(const InstanceType& instance,
                m_c.plan ? fmt::format("no {} price", plan_flag_name(*m_c.plan))
                         : std::string("no price for any plan"));
     }
-    for (const auto& [name, quote] : plans) {
+    Facts facts = offer_facts({instance, gpu, row, count, *e}, *m_in.catalog, m_workload_facts);
+    for (auto& [name, quote] : plans) {
         const auto total = m_in.fx->convert(quote.total_micros, quote.currency, m_c.currency);
         const auto list = m_in.fx->convert(quote.list_total_micros, quote.currency, m_c.currency);
         if (!total || !list) {
@@ -354,27 +365,27 @@ void Planner::offer(const InstanceType& instance,
         c.count = count;
         c.total_gpus = count * instance.gpu_count; // a fraction for vGPU slices
         c.pricing = name;
-        c.quote = quote;
+        c.quote = std::move(quote);
         c.total_micros = *total;
         c.list_total_micros = *list;
-        c.per_hour_micros = quote.running_hours > 0
+        c.per_hour_micros = c.quote.running_hours > 0
                                 ? static_cast<std::int64_t>(std::llround(
-                                      static_cast<double>(*total) / quote.running_hours))
+                                      static_cast<double>(*total) / c.quote.running_hours))
                                 : 0;
         c.estimate = e;
-        const bool spot = std::any_of(quote.parts.begin(), quote.parts.end(), [](const auto& p) {
-            return p.plan == Plan::spot;
-        });
+        const bool spot = std::any_of(c.quote.parts.begin(),
+                                      c.quote.parts.end(),
+                                      [](const auto& p) { return p.plan == Plan::spot; });
         if (finite) {
             c.hours = hours * (spot ? 1 + m_in.pricing.spot.overhead() : 1);
         }
-        keep(std::move(c));
+        keep(std::move(c), facts);
     }
 }
 
-void Planner::keep(Candidate c) {
+void Planner::keep(Candidate c, Facts& facts) {
     ++m_result.considered;
-    const Facts facts = candidate_facts(c, *m_in.catalog, m_workload_facts);
+    facts.set("plan", c.pricing);
     for (const Rule* rule : m_active) {
         if (!rule->candidate) {
             continue;
@@ -519,14 +530,17 @@ void Planner::physics_notes(const std::vector<Candidate>& list) {
             const int n = m_rule_rejections[rule];
             note = n > 0 ? fmt::format("rejected {} configuration(s)", n) : "rejected none";
         } else if (rule->effect == RuleEffect::prefer) {
-            std::vector<Candidate> inside;
+            std::size_t inside = 0;
+            const Candidate* best_inside = nullptr;
             for (const Candidate& c : list) {
                 if (std::find(c.preferred_by.begin(), c.preferred_by.end(), rule->id) !=
                     c.preferred_by.end()) {
-                    inside.push_back(c);
+                    ++inside;
+                    if (best_inside == nullptr || c.total_micros < best_inside->total_micros) {
+                        best_inside = &c;
+                    }
                 }
             }
-            const Candidate* best_inside = cheapest(inside);
             if (best_inside == nullptr) {
                 note = "no configuration in this tier passes the checks: the ranking follows "
                        "the sizing";
@@ -536,7 +550,7 @@ void Planner::physics_notes(const std::vector<Candidate>& list) {
                                                      rule->id,
                                                      rule->reason));
             } else {
-                note = fmt::format("{} configuration(s) match", inside.size());
+                note = fmt::format("{} configuration(s) match", inside);
                 if (overall != nullptr && overall->total_micros < best_inside->total_micros) {
                     m_result.notes.push_back(fmt::format(
                         "Rule {}: the cheapest configuration, {}, is outside this tier and "

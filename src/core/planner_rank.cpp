@@ -16,13 +16,21 @@ namespace {
 
 // Time for finite work; latency for serving; 0 when neither applies.
 double speed_key(const Candidate& c) {
-    return c.hours ? *c.hours : c.estimate.latency_ms;
+    return c.hours ? *c.hours : c.estimate->latency_ms;
 }
 
 } // namespace
 
 std::vector<Candidate> merge_regions(std::vector<Candidate> candidates) {
-    std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+    // Sorted by pointer: a Candidate is large, and moving it is most of a sort's cost.
+    std::vector<Candidate*> order;
+    order.reserve(candidates.size());
+    for (Candidate& c : candidates) {
+        order.push_back(&c);
+    }
+    std::sort(order.begin(), order.end(), [](const Candidate* pa, const Candidate* pb) {
+        const Candidate& a = *pa;
+        const Candidate& b = *pb;
         return std::tie(a.instance->provider,
                         a.instance->id,
                         a.count,
@@ -40,7 +48,8 @@ std::vector<Candidate> merge_regions(std::vector<Candidate> candidates) {
                                                   b.row->region);
     });
     std::vector<Candidate> merged;
-    for (Candidate& c : candidates) {
+    for (Candidate* next : order) {
+        Candidate& c = *next;
         if (!merged.empty()) {
             Candidate& last = merged.back();
             // Regions merge only where the rules see them alike (a rule may prefer a region).
@@ -96,7 +105,7 @@ void rank_candidates(std::vector<Candidate>& candidates, bool by_time) {
 }
 
 void explain_candidate(Candidate& c, const NormalizedWorkload& w) {
-    const Estimate& e = c.estimate;
+    const Estimate& e = *c.estimate;
     if (!e.fit_reason.empty()) {
         c.reasons.push_back(e.fit_reason);
     }

@@ -122,13 +122,20 @@ std::string_view to_string(RuleEffect effect) {
 }
 
 void Facts::set(std::string_view field, FactValue value) {
-    m_values.insert_or_assign(std::string(field), std::move(value));
+    for (auto& [name, stored] : m_values) {
+        if (name == field) {
+            stored = std::move(value);
+            return;
+        }
+    }
+    m_values.emplace_back(std::string(field), std::move(value));
 }
 
 const FactValue* Facts::find(std::string_view field) const {
-    const auto it = m_values.find(field);
-    if (it != m_values.end()) {
-        return &it->second;
+    for (const auto& [name, value] : m_values) {
+        if (name == field) {
+            return &value;
+        }
     }
     return m_parent != nullptr ? m_parent->find(field) : nullptr;
 }

@@ -119,7 +119,7 @@ TEST_CASE("planner: regions merge into one row, cheapest first, the rest in also
     CHECK(best.also_in[0].first == "eu-west-1");
     CHECK(best.also_in[0].second > best.total_micros);
     REQUIRE(best.hours);
-    CHECK(*best.hours == Approx(best.estimate.hours));
+    CHECK(*best.hours == Approx(best.estimate->hours));
     // Finite work: the total is the instances' hours on demand.
     CHECK(best.total_micros == *multiply_money(32'772'600, best.count * *best.hours));
 }
@@ -156,8 +156,8 @@ TEST_CASE("planner: with --interruptible, spot is priced and its time includes t
     REQUIRE_FALSE(r.recommendations.empty());
     const Candidate& spot = r.recommendations.front();
     CHECK(spot.pricing == "spot");
-    CHECK(*spot.hours == Approx(spot.estimate.hours)); // the default model: no interruptions
-    CHECK(spot.total_micros == *multiply_money(12'510'000, spot.count * spot.estimate.hours));
+    CHECK(*spot.hours == Approx(spot.estimate->hours)); // the default model: no interruptions
+    CHECK(spot.total_micros == *multiply_money(12'510'000, spot.count * spot.estimate->hours));
 }
 
 TEST_CASE("planner: graphics may use vGPU slices, priced in their own currency") {
