@@ -1,0 +1,201 @@
+#!/usr/bin/python3
+"""Speed at catalog scale: gpuadvisor against a yaml-cpp tree walk and PyYAML, same files.
+
+usage: bench/scale.py [--sizes 1k,10k,100k] [--runs N] [--bin build/gpuadvisor]
+                      [--json OUT.json] [--svg OUT.svg]
+
+For each size it writes a synthetic catalog (bench/gen_catalog.py) and measures whole-process
+wall time (median of --runs) and peak RSS of:
+  - gpuadvisor `catalog validate`, `catalog list offers --gpu A100 -o json`, and `recommend`
+    for a training and an inference workload; with the synthetic catalog alone (plus the
+    built-in GPU list it refers to) and overlaid on the built-in catalog; each with the cache
+    of large files warm, and with --no-cache (every file parsed);
+  - bench/yaml_walk.cpp (YAML::LoadFile, then the A100 filter-and-price) and
+    bench/pyyaml_walk.py (PyYAML's C loader, the same), when they can run;
+then prints the table and the ratios. Needs Python 3; PyYAML is optional (its column is
+skipped with a note). Builds the yaml-cpp walk in the binary's build folder if missing.
+"""
+import argparse
+import json
+import os
+import pathlib
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+TRAIN = ["recommend", "training", "--model", "llama-2-7b", "--tokens", "1T", "--deadline", "30d"]
+SERVE = ["recommend", "inference", "--model", "bert-base", "--qps", "2000", "--latency-ms", "50"]
+LIST = ["catalog", "list", "offers", "--gpu", "A100", "-o", "json"]
+
+
+def size_value(text):
+    text = text.strip().lower()
+    scale = {"k": 1_000, "m": 1_000_000}.get(text[-1], 1)
+    return int(float(text.rstrip("km")) * scale)
+
+
+def run_once(argv, env):
+    """Wall seconds and peak RSS (MiB) of one process; its exit code."""
+    start = time.perf_counter()
+    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return elapsed, usage.ru_maxrss / 1024, process.returncode, process.stderr.read().decode()
+
+
+def measure(argv, env, runs, allowed=(0,)):
+    times, peak = [], 0.0
+    for _ in range(runs):
+        elapsed, rss, code, err = run_once(argv, env)
+        if code not in allowed:
+            raise SystemExit(f"bench: {' '.join(map(str, argv))} exited {code}:\n{err[:2000]}")
+        times.append(elapsed)
+        peak = max(peak, rss)
+    return statistics.median(times) * 1000, peak
+
+
+def machine():
+    cpu = "unknown CPU"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return f"{cpu}, {os.cpu_count()} cores, {memory:.0f} GiB, {platform.system()} {platform.release()}"
+
+
+def yaml_walk_binary(gpuadvisor):
+    build = pathlib.Path(gpuadvisor).resolve().parent
+    walk = build / "gpuadvisor_yaml_walk"
+    if not walk.exists() and shutil.which("cmake"):
+        subprocess.run(["cmake", "--build", str(build), "--target", "gpuadvisor_yaml_walk"],
+                       check=False, stdout=subprocess.DEVNULL)
+    return walk if walk.exists() else None
+
+
+def pyyaml_available():
+    probe = subprocess.run([sys.executable, "-c", "from yaml import CSafeLoader"],
+                           stderr=subprocess.DEVNULL, check=False)
+    return probe.returncode == 0
+
+
+def gpuadvisor_rows(args, catalog, files, env_cache, env_nocache, runs):
+    gpus = str(ROOT / "data/catalog/gpus.yaml")
+    setups = {
+        "alone": ["--no-default-catalog", "--catalog", gpus, "--catalog", str(catalog)],
+        "overlay": ["--catalog", str(catalog)],
+    }
+    rows = []
+    for setup, flags in setups.items():
+        validate = (["--no-default-catalog", "catalog", "validate", gpus, str(catalog)]
+                    if setup == "alone" else ["catalog", "validate", str(catalog)])
+        commands = {"validate": validate, "list offers --gpu A100 -o json": flags + LIST,
+                    "recommend training": flags + TRAIN, "recommend inference": flags + SERVE}
+        for name, argv in commands.items():
+            for cache, env in (("warm", env_cache), ("off", env_nocache)):
+                full = [args.bin] + argv
+                if cache == "warm":
+                    run_once(full, env)  # fills the cache
+                ms, rss = measure(full, env, runs)
+                rows.append({"tool": "gpuadvisor", "setup": setup, "command": name,
+                             "cache": cache, "ms": ms, "rss_mb": rss})
+    return rows
+
+
+def alternative_rows(args, files, runs):
+    rows = []
+    walk = yaml_walk_binary(args.bin)
+    if walk:
+        ms, rss = measure([str(walk)] + files, os.environ, runs)
+        rows.append({"tool": "yaml-cpp LoadFile walk", "setup": "alone", "command": "A100 filter",
+                     "cache": "-", "ms": ms, "rss_mb": rss})
+    else:
+        print("bench: the yaml-cpp walk could not be built; its column is skipped", file=sys.stderr)
+    if pyyaml_available():
+        ms, rss = measure([sys.executable, str(ROOT / "bench/pyyaml_walk.py")] + files,
+                          os.environ, runs)
+        rows.append({"tool": "PyYAML CSafeLoader", "setup": "alone", "command": "A100 filter",
+                     "cache": "-", "ms": ms, "rss_mb": rss})
+    else:
+        print("bench: PyYAML with its C loader is not installed; its column is skipped",
+              file=sys.stderr)
+    return rows
+
+
+def print_table(results):
+    print(f"{'offers':>9} {'tool':<24} {'setup':<8} {'command':<32} {'cache':<5} "
+          f"{'median ms':>10} {'peak MB':>8}")
+    for size in results:
+        for row in size["rows"]:
+            print(f"{size['offers']:>9} {row['tool']:<24} {row['setup']:<8} {row['command']:<32} "
+                  f"{row['cache']:<5} {row['ms']:>10.1f} {row['rss_mb']:>8.1f}")
+
+
+def print_ratios(results):
+    print("\nratios (alternative time / gpuadvisor time, synthetic catalog alone):")
+    for size in results:
+        rows = size["rows"]
+        pick = lambda command, cache: next(  # noqa: E731
+            r for r in rows if r["tool"] == "gpuadvisor" and r["setup"] == "alone"
+            and r["command"] == command and r["cache"] == cache)
+        listing_warm, listing_off = pick(LIST_NAME, "warm"), pick(LIST_NAME, "off")
+        for alt in (r for r in rows if r["tool"] != "gpuadvisor"):
+            print(f"  {size['offers']:>9} offers: {alt['tool']:<24} {alt['ms']:>9.1f} ms = "
+                  f"{alt['ms'] / listing_warm['ms']:6.1f}x gpuadvisor list (cache warm, "
+                  f"{listing_warm['ms']:.1f} ms), {alt['ms'] / listing_off['ms']:5.1f}x "
+                  f"without cache ({listing_off['ms']:.1f} ms)")
+
+
+LIST_NAME = "list offers --gpu A100 -o json"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1k,10k,100k")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--bin", default=str(ROOT / "build/gpuadvisor"))
+    parser.add_argument("--json", type=pathlib.Path)
+    parser.add_argument("--svg", type=pathlib.Path)
+    args = parser.parse_args()
+    if not pathlib.Path(args.bin).exists():
+        raise SystemExit(f"bench: no {args.bin}; run scripts/bootstrap first")
+    version = subprocess.run([args.bin, "--version"], capture_output=True, text=True).stdout
+    print(f"{version.strip()} on {machine()}; median of {args.runs} runs\n")
+    results = []
+    with tempfile.TemporaryDirectory(prefix="gpuadvisor-bench-") as work:
+        env_cache = dict(os.environ, GPUADVISOR_CACHE_DIR=os.path.join(work, "cache"))
+        env_nocache = dict(os.environ, GPUADVISOR_CACHE_DIR="")
+        for text in args.sizes.split(","):
+            offers = size_value(text)
+            catalog = pathlib.Path(work) / f"c{offers}"
+            subprocess.run([sys.executable, str(ROOT / "bench/gen_catalog.py"), str(catalog),
+                            "--offers", str(offers)], check=True, stdout=subprocess.DEVNULL)
+            files = sorted(str(p) for p in catalog.glob("*.yaml"))
+            megabytes = sum(os.path.getsize(f) for f in files) / 2**20
+            runs = args.runs if offers < 1_000_000 else max(1, min(args.runs, 3))
+            rows = gpuadvisor_rows(args, catalog, files, env_cache, env_nocache, runs)
+            rows += alternative_rows(args, files, runs)
+            results.append({"offers": offers, "files": len(files), "megabytes": megabytes,
+                            "runs": runs, "rows": rows})
+            shutil.rmtree(catalog)
+    print_table(results)
+    print_ratios(results)
+    if args.json:
+        args.json.write_text(json.dumps({"machine": machine(), "version": version.strip(),
+                                         "results": results}, indent=1) + "\n")
+    if args.svg:
+        from svg_chart import write_chart  # bench/svg_chart.py
+        write_chart(results, args.svg)
+
+
+if __name__ == "__main__":
+    main()
