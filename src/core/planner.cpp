@@ -122,7 +122,10 @@ class Planner {
   public:
     explicit Planner(const PlanInput& in)
         : m_in(in), m_w(*in.workload), m_c(in.constraints),
-          m_workload_facts(workload_facts(m_w, *in.requirements, m_c.interruptible)) {}
+          m_workload_facts(workload_facts(m_w, *in.requirements, m_c.interruptible)),
+          m_quiet(in.pricing) {
+        m_quiet.explain = m_c.auto_mix; // a mix is chosen from its quotes: keep them whole
+    }
 
     PlanResult run();
 
@@ -137,6 +140,8 @@ class Planner {
                const std::shared_ptr<const Estimate>& e,
                const PriceRow& row);
     void keep(Candidate c, Facts& facts);
+    Usage usage_for(int count, const Estimate& e) const;
+    void word_quote(Candidate& c) const;
     void reject(const InstanceType& instance,
                 std::string region,
                 int count,
@@ -157,6 +162,7 @@ class Planner {
     const NormalizedWorkload& m_w;
     const PlanConstraints& m_c;
     Facts m_workload_facts;
+    PricingContext m_quiet; // m_in.pricing without the words, for the pass over every offer
     std::vector<const Rule*> m_active; // rules whose `when` holds
     std::map<const Rule*, int> m_rule_rejections;
     std::vector<Candidate> m_feasible;
@@ -325,21 +331,41 @@ std::vector<std::pair<std::string, Quote>> priced_plans(const Offer& offer,
     return result;
 }
 
+// Finite work is billed to the 0.001 h the output shows, so the cost can be checked by hand;
+// a service for a month at its hours per month.
+Usage Planner::usage_for(int count, const Estimate& e) const {
+    const double hours = std::max(0.001, std::round(e.hours * 1000) / 1000);
+    return is_finite_work(m_w.kind) ? Usage{static_cast<double>(count), hours, 1, 0}
+                                    : Usage{static_cast<double>(count),
+                                            k_hours_per_month,
+                                            m_w.hours_per_month / k_hours_per_month,
+                                            0};
+}
+
+// A shown candidate's quote priced again with its words (the same figures: the same function
+// on the same inputs).
+void Planner::word_quote(Candidate& c) const {
+    if (m_quiet.explain || c.quote.parts.size() != 1) {
+        return; // priced with its words already
+    }
+    const std::vector<PlanShare> mix{{c.quote.parts[0].plan, 1}};
+    QuoteResult full =
+        price_offer({c.instance, c.row}, usage_for(c.count, *c.estimate), mix, m_in.pricing);
+    if (full.quote && full.quote->total_micros == c.quote.total_micros) {
+        c.quote = std::move(*full.quote);
+    }
+}
+
 void Planner::offer(const InstanceType& instance,
                     const Gpu& gpu,
                     int count,
                     const std::shared_ptr<const Estimate>& e,
                     const PriceRow& row) {
     const bool finite = is_finite_work(m_w.kind);
-    // Billed to the 0.001 h the output shows, so the cost can be checked by hand.
-    const double hours = std::max(0.001, std::round(e->hours * 1000) / 1000);
-    const Usage usage = finite ? Usage{static_cast<double>(count), hours, 1, 0}
-                               : Usage{static_cast<double>(count),
-                                       k_hours_per_month,
-                                       m_w.hours_per_month / k_hours_per_month,
-                                       0};
+    const Usage usage = usage_for(count, *e);
+    const double hours = usage.period_hours;
     std::string too_large;
-    const auto plans = priced_plans({&instance, &row}, usage, m_c, m_in.pricing, too_large);
+    const auto plans = priced_plans({&instance, &row}, usage, m_c, m_quiet, too_large);
     if (!too_large.empty()) {
         reject(instance, row.region, count, "price", too_large);
     } else if (plans.empty() && (m_c.plan || m_c.auto_mix)) {
@@ -615,6 +641,7 @@ PlanResult Planner::run() {
         list.resize(m_c.top);
     }
     for (Candidate& c : list) {
+        word_quote(c);
         explain_candidate(c, m_w);
     }
     m_result.recommendations = std::move(list);

@@ -70,8 +70,11 @@ const EstimateRule* estimate_rule_for(const Offer& offer, Plan plan, const Prici
     return nullptr;
 }
 
-PricedPart
-price_part(const PlanShare& share, const Rate& rate, const Usage& usage, const SpotModel& spot) {
+PricedPart price_part(const PlanShare& share,
+                      const Rate& rate,
+                      const Usage& usage,
+                      const SpotModel& spot,
+                      bool explain) {
     PricedPart part;
     part.plan = share.plan;
     part.share = share.share;
@@ -87,19 +90,22 @@ price_part(const PlanShare& share, const Rate& rate, const Usage& usage, const S
         const double terms = std::max(1.0, std::ceil(usage.period_hours / *term - 1e-9));
         const bool monthly = share.plan == Plan::subscription_monthly;
         part.billed_quantity = part.instances * terms * (monthly ? 1 : *term);
-        part.basis = fmt::format("{} instance(s) x {} {} of {}",
-                                 shown(part.instances),
-                                 format_number(terms),
-                                 terms == 1 ? "term" : "terms",
-                                 monthly ? "1 month" : format_number(*term) + " h");
+        part.basis = !explain ? std::string()
+                              : fmt::format("{} instance(s) x {} {} of {}",
+                                            shown(part.instances),
+                                            format_number(terms),
+                                            terms == 1 ? "term" : "terms",
+                                            monthly ? "1 month" : format_number(*term) + " h");
     } else if (share.plan == Plan::spot) {
         part.billed_quantity = used * (1 + spot.overhead());
-        part.basis = fmt::format("{} instance-hours x (1 + {} interruption overhead)",
-                                 shown(used),
-                                 format_number(std::round(spot.overhead() * 1e6) / 1e6));
+        part.basis = !explain ? std::string()
+                              : fmt::format("{} instance-hours x (1 + {} interruption overhead)",
+                                            shown(used),
+                                            format_number(std::round(spot.overhead() * 1e6) / 1e6));
     } else {
         part.billed_quantity = used;
-        part.basis = fmt::format("{} instance-hours while running", shown(used));
+        part.basis =
+            !explain ? std::string() : fmt::format("{} instance-hours while running", shown(used));
     }
     part.total_micros = multiply_money(rate.micros, part.billed_quantity).value_or(-1);
     part.list_total_micros = multiply_money(rate.list_micros, part.billed_quantity).value_or(-1);
@@ -174,6 +180,9 @@ QuoteResult price_flat(const Offer& offer,
     quote.currency = offer.prices->currency;
     for (const PlanShare& share : mix) {
         const auto rate = plan_rate(offer, share.plan, context);
+        if (!rate && !context.explain) {
+            return {std::nullopt, "no price"};
+        }
         if (!rate) {
             return {std::nullopt,
                     fmt::format("{} in {} has no {} price{}",
@@ -182,7 +191,7 @@ QuoteResult price_flat(const Offer& offer,
                                 plan_flag_name(share.plan),
                                 context.estimate_missing ? " and no rule to estimate it" : "")};
         }
-        quote.parts.push_back(price_part(share, *rate, usage, context.spot));
+        quote.parts.push_back(price_part(share, *rate, usage, context.spot, context.explain));
         const PricedPart& part = quote.parts.back();
         if (!add_totals(quote, part.total_micros, part.list_total_micros)) {
             return too_large();
