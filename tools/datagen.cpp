@@ -1,16 +1,19 @@
 // Build-time tool: checks the shipped data with the same code users' files go through, and
 // writes it as a C++ source file, so an installed gpuadvisor needs no files beside it.
 //   gpuadvisor_datagen catalog OUTPUT.cpp PATH...      the catalog, compiled to its binary form
-//   gpuadvisor_datagen text OUTPUT.cpp KIND=PATH...       checked YAML text: models, assumptions,
-//                                                          fx, pricing
+//   gpuadvisor_datagen text OUTPUT.cpp KIND=PATH...    checked data files (models, assumptions,
+//                                                       fx, pricing, tco, rules), compiled as
+//                                                       parsed trees (yaml_tree_binary.hpp)
 #include "catalog_binary.hpp"
 #include "gpuadvisor/assumptions.hpp"
 #include "gpuadvisor/catalog_io.hpp"
 #include "gpuadvisor/fx.hpp"
 #include "gpuadvisor/models.hpp"
-#include "gpuadvisor/rules.hpp"
 #include "gpuadvisor/pricing.hpp"
+#include "gpuadvisor/rules.hpp"
 #include "gpuadvisor/tco.hpp"
+#include "yaml_reader.hpp"
+#include "yaml_tree_binary.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -97,7 +100,12 @@ int main(int argc, char** argv) {
             if (!report(diagnostics, path)) {
                 return 1;
             }
-            write_function(out, "builtin_" + kind + "_text", text);
+            // The parsed tree: the binary decodes it at start-up instead of parsing YAML.
+            gpuadvisor::Diagnostics parse_diagnostics;
+            const auto document =
+                gpuadvisor::parse_yaml(path, text, gpuadvisor::LoadLimits{}, parse_diagnostics);
+            write_function(
+                out, "builtin_" + kind + "_tree", gpuadvisor::serialize_document(document));
         }
     }
     out << "} // namespace gpuadvisor\n";

@@ -1,5 +1,6 @@
 #include "gpuadvisor/assumptions.hpp"
 
+#include "document_loaders.hpp"
 #include "schema.hpp"
 #include "yaml_reader.hpp"
 
@@ -18,8 +19,15 @@ double Assumptions::get(std::string_view name) const {
 }
 
 AssumptionsLoad load_assumptions_text(const std::string& file, std::string_view text) {
+    Diagnostics diagnostics;
+    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, diagnostics);
+    return load_assumptions_document(document, std::move(diagnostics));
+}
+
+AssumptionsLoad load_assumptions_document(const YamlDocument& document, Diagnostics diagnostics) {
     AssumptionsLoad load;
-    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, load.diagnostics);
+    load.diagnostics = std::move(diagnostics);
+    const std::string& file = document.file;
     if (!document.root) {
         return load;
     }

@@ -1,6 +1,8 @@
 // The built-in data, compiled in by tools/datagen.cpp at build time: the catalog in its
-// binary form, models.yaml and assumptions.yaml as checked text.
+// binary form; models, assumptions, fx, pricing, tco and the rules as checked, parsed trees
+// that the same decoders read at start-up.
 #include "catalog_binary.hpp"
+#include "document_loaders.hpp"
 #include "gpuadvisor/assumptions.hpp"
 #include "gpuadvisor/catalog_io.hpp"
 #include "gpuadvisor/fx.hpp"
@@ -8,6 +10,7 @@
 #include "gpuadvisor/pricing.hpp"
 #include "gpuadvisor/rules.hpp"
 #include "gpuadvisor/tco.hpp"
+#include "yaml_tree_binary.hpp"
 
 #include <stdexcept>
 
@@ -15,12 +18,12 @@ namespace gpuadvisor {
 
 // Generated: builtin_catalog_data.cpp and builtin_text_data.cpp.
 std::string_view builtin_catalog_bytes();
-std::string_view builtin_models_text();
-std::string_view builtin_assumptions_text();
-std::string_view builtin_fx_text();
-std::string_view builtin_pricing_text();
-std::string_view builtin_tco_text();
-std::string_view builtin_rules_text();
+std::string_view builtin_models_tree();
+std::string_view builtin_assumptions_tree();
+std::string_view builtin_fx_tree();
+std::string_view builtin_pricing_tree();
+std::string_view builtin_tco_tree();
+std::string_view builtin_rules_tree();
 
 const Catalog& builtin_catalog() {
     static const Catalog catalog = [] {
@@ -35,12 +38,11 @@ const Catalog& builtin_catalog() {
 
 CatalogLoad
 load_catalog(const CatalogSources& sources, const CheckOptions& checks, const LoadLimits& limits) {
-    CatalogLoad load = load_catalog_over(
-        sources.include_builtin ? &builtin_catalog() : nullptr,
-        sources.paths,
-        checks,
-        limits,
-        sources.cache);
+    CatalogLoad load = load_catalog_over(sources.include_builtin ? &builtin_catalog() : nullptr,
+                                         sources.paths,
+                                         checks,
+                                         limits,
+                                         sources.cache);
     if (sources.include_builtin) {
         load.files.insert(load.files.begin(), "builtin:data/catalog");
     }
@@ -58,18 +60,26 @@ template <class Load> auto checked(Load load, const char* file) {
     return load;
 }
 
+// A data file's tree, parsed at build time.
+YamlDocument compiled(std::string_view bytes) {
+    auto document = deserialize_document(bytes);
+    if (!document) {
+        throw std::logic_error("a built-in data tree in this binary is corrupt");
+    }
+    return std::move(*document);
+}
+
 } // namespace
 
 const ModelCatalog& builtin_models() {
     static const ModelCatalog catalog =
-        checked(load_models_text("data/models.yaml", builtin_models_text()), "data/models.yaml")
-            .catalog;
+        checked(load_models_document(compiled(builtin_models_tree())), "data/models.yaml").catalog;
     return catalog;
 }
 
 const Assumptions& builtin_assumptions() {
     static const Assumptions assumptions =
-        checked(load_assumptions_text("data/assumptions.yaml", builtin_assumptions_text()),
+        checked(load_assumptions_document(compiled(builtin_assumptions_tree())),
                 "data/assumptions.yaml")
             .assumptions;
     return assumptions;
@@ -77,28 +87,28 @@ const Assumptions& builtin_assumptions() {
 
 const FxTable& builtin_fx() {
     static const FxTable table =
-        checked(load_fx_text("data/fx.yaml", builtin_fx_text()), "data/fx.yaml").table;
+        checked(load_fx_document(compiled(builtin_fx_tree())), "data/fx.yaml").table;
     return table;
 }
 
 const PricingData& builtin_pricing() {
     static const PricingData data =
-        checked(load_pricing_data_text("data/pricing.yaml", builtin_pricing_text()),
-                "data/pricing.yaml")
+        checked(load_pricing_data_document(compiled(builtin_pricing_tree())), "data/pricing.yaml")
             .data;
     return data;
 }
 
 const TcoData& builtin_tco() {
     static const TcoData data =
-        checked(load_tco_text("data/tco.yaml", builtin_tco_text()), "data/tco.yaml").data;
+        checked(load_tco_document(compiled(builtin_tco_tree())), "data/tco.yaml").data;
     return data;
 }
 
 const std::vector<Rule>& builtin_rules() {
     static const std::vector<Rule> rules = [] {
-        const NamedText text{"data/rules/selection.yaml", std::string(builtin_rules_text())};
-        return checked(load_rule_texts({&text, 1}), "data/rules/selection.yaml").rules;
+        return checked(load_rule_document(compiled(builtin_rules_tree())),
+                       "data/rules/selection.yaml")
+            .rules;
     }();
     return rules;
 }

@@ -1,5 +1,6 @@
 #include "gpuadvisor/fx.hpp"
 
+#include "document_loaders.hpp"
 #include "schema.hpp"
 #include "yaml_reader.hpp"
 
@@ -77,8 +78,15 @@ std::vector<std::string> FxTable::currencies() const {
 }
 
 FxLoad load_fx_text(const std::string& file, std::string_view text) {
+    Diagnostics diagnostics;
+    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, diagnostics);
+    return load_fx_document(document, std::move(diagnostics));
+}
+
+FxLoad load_fx_document(const YamlDocument& document, Diagnostics diagnostics) {
     FxLoad load;
-    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, load.diagnostics);
+    load.diagnostics = std::move(diagnostics);
+    const std::string& file = document.file;
     if (!document.root) {
         return load;
     }

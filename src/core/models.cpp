@@ -1,5 +1,6 @@
 #include "gpuadvisor/models.hpp"
 
+#include "document_loaders.hpp"
 #include "gpuadvisor/spelling.hpp"
 #include "schema.hpp"
 #include "yaml_reader.hpp"
@@ -202,8 +203,15 @@ ModelSpec generic_transformer(double parameters) {
 }
 
 ModelLoad load_models_text(const std::string& file, std::string_view text) {
+    Diagnostics diagnostics;
+    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, diagnostics);
+    return load_models_document(document, std::move(diagnostics));
+}
+
+ModelLoad load_models_document(const YamlDocument& document, Diagnostics diagnostics) {
     ModelLoad load;
-    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, load.diagnostics);
+    load.diagnostics = std::move(diagnostics);
+    const std::string& file = document.file;
     if (!document.root) {
         return load;
     }

@@ -1,5 +1,6 @@
 // Reading data/pricing.yaml: documented discounts (for opt-in estimates), spot defaults, the
 // source documents' auto-release policy, and the claims checked against the catalog.
+#include "document_loaders.hpp"
 #include "gpuadvisor/pricing.hpp"
 #include "schema.hpp"
 #include "yaml_reader.hpp"
@@ -131,8 +132,15 @@ void read_spot(FieldReader& read, const YamlNode& root, PricingData& data) {
 } // namespace
 
 PricingLoad load_pricing_data_text(const std::string& file, std::string_view text) {
+    Diagnostics diagnostics;
+    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, diagnostics);
+    return load_pricing_data_document(document, std::move(diagnostics));
+}
+
+PricingLoad load_pricing_data_document(const YamlDocument& document, Diagnostics diagnostics) {
     PricingLoad load;
-    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, load.diagnostics);
+    load.diagnostics = std::move(diagnostics);
+    const std::string& file = document.file;
     if (!document.root) {
         return load;
     }

@@ -1,5 +1,6 @@
 // Rule files: the same loading pipeline as catalog files, then a closed schema for rules
 // and conditions (docs/rules.md).
+#include "document_loaders.hpp"
 #include "gpuadvisor/catalog_io.hpp"
 #include "gpuadvisor/rules.hpp"
 #include "gpuadvisor/spelling.hpp"
@@ -366,13 +367,12 @@ void check_unique_ids(const std::vector<Rule>& rules, Diagnostics& diagnostics) 
     }
 }
 
-void load_one(const std::string& name, std::string_view text, RuleLoad& load) {
-    load.files.push_back(name);
-    const YamlDocument document = parse_yaml(name, text, LoadLimits{}, load.diagnostics);
+void load_one(const YamlDocument& document, RuleLoad& load) {
+    load.files.push_back(document.file);
     if (!document.root) {
         return;
     }
-    RuleDecoder decoder(name, load.diagnostics);
+    RuleDecoder decoder(document.file, load.diagnostics);
     for (Rule& rule : decoder.decode(*document.root)) {
         load.rules.push_back(std::move(rule));
     }
@@ -383,8 +383,16 @@ void load_one(const std::string& name, std::string_view text, RuleLoad& load) {
 RuleLoad load_rule_texts(std::span<const NamedText> texts) {
     RuleLoad load;
     for (const NamedText& text : texts) {
-        load_one(text.name, text.text, load);
+        load_one(parse_yaml(text.name, text.text, LoadLimits{}, load.diagnostics), load);
     }
+    check_unique_ids(load.rules, load.diagnostics);
+    load.diagnostics.sort();
+    return load;
+}
+
+RuleLoad load_rule_document(const YamlDocument& document) {
+    RuleLoad load;
+    load_one(document, load);
     check_unique_ids(load.rules, load.diagnostics);
     load.diagnostics.sort();
     return load;
@@ -394,7 +402,7 @@ RuleLoad load_rule_files(const std::vector<std::string>& paths) {
     RuleLoad load;
     for (const std::string& file : list_catalog_files(paths)) {
         if (const auto text = read_file_capped(file, LoadLimits{}, load.diagnostics)) {
-            load_one(file, *text, load);
+            load_one(parse_yaml(file, *text, LoadLimits{}, load.diagnostics), load);
         } else {
             load.files.push_back(file);
         }

@@ -1,5 +1,6 @@
 #include "gpuadvisor/tco.hpp"
 
+#include "document_loaders.hpp"
 #include "schema.hpp"
 #include "yaml_reader.hpp"
 
@@ -50,8 +51,15 @@ constexpr std::array<std::string_view, 7> k_required_defaults{"pue",
 } // namespace
 
 TcoLoad load_tco_text(const std::string& file, std::string_view text) {
+    Diagnostics diagnostics;
+    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, diagnostics);
+    return load_tco_document(document, std::move(diagnostics));
+}
+
+TcoLoad load_tco_document(const YamlDocument& document, Diagnostics diagnostics) {
     TcoLoad load;
-    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, load.diagnostics);
+    load.diagnostics = std::move(diagnostics);
+    const std::string& file = document.file;
     if (!document.root) {
         return load;
     }
