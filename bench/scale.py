@@ -39,14 +39,27 @@ def size_value(text):
     return int(float(text.rstrip("km")) * scale)
 
 
+GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+
+
 def run_once(argv, env):
-    """Wall seconds and peak RSS (MiB) of one process; its exit code."""
-    start = time.perf_counter()
-    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    _, status, usage = os.wait4(process.pid, 0)
-    elapsed = time.perf_counter() - start
-    process.returncode = os.waitstatus_to_exitcode(status)
-    return elapsed, usage.ru_maxrss / 1024, process.returncode, process.stderr.read().decode()
+    """Wall seconds and peak RSS (MiB) of one process; its exit code and stderr.
+
+    Peak RSS comes from GNU time when it is there: a child forked from Python starts with
+    Python's own RSS as its high-water mark, so wait4's figure has a floor of about 14 MB."""
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss_file:
+        wrapped = [GNU_TIME, "-f", "%M", "-o", rss_file.name] + argv if GNU_TIME else argv
+        start = time.perf_counter()
+        process = subprocess.Popen(wrapped, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                   env=env)
+        err = process.stderr.read().decode()
+        _, status, usage = os.wait4(process.pid, 0)
+        elapsed = time.perf_counter() - start
+        rss_kb = usage.ru_maxrss
+        if GNU_TIME:
+            lines = rss_file.read().split()
+            rss_kb = int(lines[-1]) if lines and lines[-1].isdigit() else rss_kb
+        return elapsed, rss_kb / 1024, os.waitstatus_to_exitcode(status), err
 
 
 def measure(argv, env, runs, allowed=(0,)):
