@@ -7,6 +7,7 @@
 #include "gpuadvisor/rules.hpp"
 #include "gpuadvisor/sizing.hpp"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,6 +27,7 @@ struct PlanConstraints {
     std::string currency = "USD"; // costs compared, budget given, in this currency
     bool sort_by_time = false;
     std::size_t top = 5;
+    bool list_rejections = true; // false: rejections counted by code, not listed (no --explain)
 };
 
 // One configuration: `count` instances of an offer under a plan or mix.
@@ -70,7 +72,8 @@ struct PlanResult {
     std::vector<Candidate> recommendations; // ranked, at most `top`
     std::size_t feasible = 0;               // configurations that passed every check
     std::size_t considered = 0;             // configurations sized and priced
-    std::vector<Rejection> rejected;
+    std::vector<Rejection> rejected;        // when PlanConstraints::list_rejections
+    std::map<std::string, std::size_t, std::less<>> rejected_by_code; // always
     std::vector<FiredRule> rules;
     std::vector<std::string> warnings;
     std::vector<std::string> notes; // physics against the matrix, the choice of counts

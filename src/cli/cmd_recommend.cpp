@@ -75,6 +75,7 @@ constraints(const Options& o, const Catalog& catalog, const GlobalOptions& globa
     c.providers.assign(providers->begin(), providers->end());
     c.gpus = *gpus;
     c.regions = split_list(o.regions);
+    c.list_rejections = o.explain; // only --explain shows them
     if (o.max_instances > 0) {
         c.max_instances = o.max_instances;
     }

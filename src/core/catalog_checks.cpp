@@ -183,7 +183,10 @@ void check_prices(const InstanceType& instance,
                   const Provider& provider,
                   const PriceRow& row,
                   Diagnostics& diagnostics) {
-    const std::string path = fmt::format("instances[{}].regions[{}]", instance.id, row.region);
+    // Formatted only for a warning: most rows have none, and there may be a million rows.
+    const auto path = [&] {
+        return fmt::format("instances[{}].regions[{}]", instance.id, row.region);
+    };
     if (!provider.regions.empty() &&
         std::none_of(provider.regions.begin(), provider.regions.end(), [&](const RegionInfo& r) {
             return r.id == row.region;
@@ -196,7 +199,7 @@ void check_prices(const InstanceType& instance,
         diagnostics.warning(
             row.origin,
             "unknown-region",
-            fmt::format("{}: '{}' is not one of {}'s regions", path, row.region, provider.id),
+            fmt::format("{}: '{}' is not one of {}'s regions", path(), row.region, provider.id),
             hint.empty() ? "add it to the provider's 'regions' list" : hint);
     }
     if (row.on_demand) {
@@ -206,7 +209,7 @@ void check_prices(const InstanceType& instance,
                     row.origin,
                     "price-above-on-demand",
                     fmt::format("{}: {} {} is above on-demand {}",
-                                path,
+                                path(),
                                 what,
                                 format_micros(price),
                                 format_micros(*row.on_demand)),
@@ -229,7 +232,7 @@ void check_prices(const InstanceType& instance,
         diagnostics.warning(row.origin,
                             "reserved-order",
                             fmt::format("{}: reserved_3y {} is above reserved_1y {}",
-                                        path,
+                                        path(),
                                         format_micros(*row.reserved_3y),
                                         format_micros(*row.reserved_1y)),
                             "a longer commitment is normally cheaper: check the two figures");
@@ -276,11 +279,13 @@ void check_instance(const InstanceType& instance,
     Date oldest = options.today;
     for (const PriceRow& row : instance.regions) {
         check_prices(instance, provider, row, diagnostics);
-        check_dates(row.origin,
-                    fmt::format("{}.regions[{}]", path, row.region),
-                    row.provenance.as_of,
-                    options,
-                    diagnostics);
+        if (row.provenance.as_of > options.today) { // the path is formatted only for a warning
+            check_dates(row.origin,
+                        fmt::format("{}.regions[{}]", path, row.region),
+                        row.provenance.as_of,
+                        options,
+                        diagnostics);
+        }
         if (options.max_age_days &&
             options.today.days - row.provenance.as_of.days > *options.max_age_days) {
             ++stale;
@@ -409,6 +414,7 @@ Catalog merge_fragments(const Catalog* base,
         InstanceType instance = std::move(pending.input.instance);
         instance.provenance =
             resolve(pending.input.provenance, {&pending.file_provenance, &state.provenance});
+        instance.regions.reserve(instance.regions.size() + pending.input.rows.size());
         for (PriceRowInput& row_input : pending.input.rows) {
             PriceRow row = std::move(row_input.row);
             row.currency = row_input.currency.value_or(

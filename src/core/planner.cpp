@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <tuple>
+#include <type_traits>
 
 namespace gpuadvisor {
 
@@ -73,24 +74,22 @@ Facts workload_facts(const NormalizedWorkload& w, const Requirements& r, bool in
     return facts;
 }
 
-// A configuration's facts in one region; the plan is set per candidate.
-struct OfferFacts {
+// A configuration's facts, the same in every region (the region's own are set per offer, the
+// plan per candidate).
+struct ConfigurationFacts {
     const InstanceType& instance;
     const Gpu& gpu;
-    const PriceRow& row;
     int count;
     const Estimate& estimate;
 };
 
-Facts offer_facts(const OfferFacts& o, const Catalog& catalog, const Facts& workload) {
+Facts configuration_facts(const ConfigurationFacts& o, const Facts& workload) {
     Facts facts(&workload); // a candidate condition may test the workload too
-    facts.reserve(18);
+    facts.reserve(15);
     const InstanceType& instance = o.instance;
     facts.set("provider", instance.provider);
     facts.set("instance", instance.id);
     facts.set("family", instance.family);
-    facts.set("region", o.row.region);
-    facts.set("country", catalog.country_of(instance.provider, o.row.region));
     facts.set("gpu", o.gpu.id);
     facts.set("gpu_memory_gb", o.gpu.memory_gb);
     facts.set("gpu_fp64_tflops", o.gpu.fp64_tflops);
@@ -118,6 +117,17 @@ bool gpu_named(const std::vector<std::string>& names, const Catalog& catalog, co
            });
 }
 
+// A configuration that misses the deadline: only what its rejection and the no-fit
+// explanation use (on a large catalog most configurations end here).
+struct Late {
+    const InstanceType* instance = nullptr;
+    const PriceRow* row = nullptr;
+    int count = 0;
+    std::string pricing;
+    std::optional<double> hours;
+    std::int64_t total_micros = 0;
+};
+
 class Planner {
   public:
     explicit Planner(const PlanInput& in)
@@ -138,17 +148,40 @@ class Planner {
                const Gpu& gpu,
                int count,
                const std::shared_ptr<const Estimate>& e,
+               const Facts& configuration,
                const PriceRow& row);
     void keep(Candidate c, Facts& facts);
+    std::shared_ptr<const Estimate>
+    estimate_on(const InstanceType& instance, const Gpu& gpu, int count);
+    const Rule* unmet_requirement(const Facts& facts);
+    void keep_late(Late late, Facts& facts);
     Usage usage_for(int count, const Estimate& e) const;
     void word_quote(Candidate& c) const;
+    // Counted always; listed with its reason (a string, or a function that words it) only
+    // when asked: on a large catalog most configurations are rejected, and words cost.
+    template <class Reason>
     void reject(const InstanceType& instance,
-                std::string region,
+                std::string_view region,
                 int count,
-                std::string code,
-                std::string reason) {
+                std::string_view code,
+                Reason&& reason) {
+        const auto counted = m_result.rejected_by_code.find(code);
+        if (counted != m_result.rejected_by_code.end()) {
+            ++counted->second;
+        } else {
+            m_result.rejected_by_code.emplace(std::string(code), 1);
+        }
+        if (!m_c.list_rejections) {
+            return;
+        }
+        std::string text;
+        if constexpr (std::is_invocable_v<Reason>) {
+            text = reason();
+        } else {
+            text = std::forward<Reason>(reason);
+        }
         m_result.rejected.push_back(
-            {&instance, std::move(region), count, std::move(code), std::move(reason)});
+            {&instance, std::string(region), count, std::string(code), std::move(text)});
     }
     void explain_no_fit();
     void physics_notes(const std::vector<Candidate>& list);
@@ -166,7 +199,12 @@ class Planner {
     std::vector<const Rule*> m_active; // rules whose `when` holds
     std::map<const Rule*, int> m_rule_rejections;
     std::vector<Candidate> m_feasible;
-    std::vector<Candidate> m_late;        // priced, but past the deadline
+    std::vector<Late> m_late; // priced, but past the deadline
+    // Estimates by hardware: instance types alike in GPU, count, NVLink and network (across
+    // providers and synthetic copies) are sized once.
+    std::map<std::tuple<const Gpu*, int, int, bool, double, bool, double>,
+             std::shared_ptr<const Estimate>>
+        m_estimates;
     std::vector<Candidate> m_over_budget; // priced, but over the budget
     PlanResult m_result;
 };
@@ -200,8 +238,19 @@ template <class Good> std::optional<int> fewest(int from, int cap, Good good) {
 
 // The instance counts worth pricing: the fewest that run the workload, the fewest that meet
 // the deadline, and (for finite work) two and four times that, to show what speed costs.
+std::shared_ptr<const Estimate>
+Planner::estimate_on(const InstanceType& instance, const Gpu& gpu, int count) {
+    const Hardware hw = hardware_for(instance, gpu, count);
+    auto& memo = m_estimates[std::tuple(
+        hw.gpu, hw.gpus, hw.gpus_per_node, hw.nvlink, hw.network_gbps, hw.rdma, hw.gpu_fraction)];
+    if (!memo) {
+        memo = std::make_shared<const Estimate>(estimate(m_w, hw, *m_in.assumptions));
+    }
+    return memo;
+}
+
 std::vector<int> Planner::counts(const InstanceType& instance, const Gpu& gpu) {
-    const Estimate one = estimate(m_w, hardware_for(instance, gpu, 1), *m_in.assumptions);
+    const Estimate& one = *estimate_on(instance, gpu, 1);
     const double units = units_needed(m_w, one);
     const double per_instance = slice(instance) ? 1 : instance.gpu_count;
     const double needed = std::ceil(units / per_instance - 1e-9);
@@ -221,8 +270,8 @@ std::vector<int> Planner::counts(const InstanceType& instance, const Gpu& gpu) {
                            cap < max_instances() ? " (4096 GPUs)" : " (--max-instances)"));
         return {};
     }
-    const auto run = [&](int n) {
-        return estimate(m_w, hardware_for(instance, gpu, n), *m_in.assumptions);
+    const auto run = [&](int n) -> const Estimate& {
+        return *estimate_on(instance, gpu, n);
     };
     const auto fit =
         fewest(std::max(1, static_cast<int>(needed)), cap, [&](int n) { return run(n).fits; });
@@ -237,7 +286,7 @@ std::vector<int> Planner::counts(const InstanceType& instance, const Gpu& gpu) {
     int fast = *fit;
     if (m_w.deadline_hours) {
         fast = fewest(*fit, cap, [&](int n) {
-                   const Estimate e = run(n);
+                   const Estimate& e = run(n);
                    return e.fits && e.hours <= *m_w.deadline_hours;
                }).value_or(cap); // none meets it: the fastest, to say how far off it is
     }
@@ -269,15 +318,15 @@ void Planner::instance_type(const InstanceType& instance, const Gpu& gpu) {
 }
 
 void Planner::configuration(const InstanceType& instance, const Gpu& gpu, int count) {
-    auto e = std::make_shared<const Estimate>(
-        estimate(m_w, hardware_for(instance, gpu, count), *m_in.assumptions));
+    const auto e = estimate_on(instance, gpu, count);
     if (!e->fits) {
         reject(instance, {}, count, "fit", e->fit_reason);
         return;
     }
+    const Facts facts = configuration_facts({instance, gpu, count, *e}, m_workload_facts);
     for (const PriceRow& row : instance.regions) {
         if (named(m_c.regions, row.region)) {
-            offer(instance, gpu, count, e, row);
+            offer(instance, gpu, count, e, facts, row);
         }
     }
 }
@@ -360,6 +409,7 @@ void Planner::offer(const InstanceType& instance,
                     const Gpu& gpu,
                     int count,
                     const std::shared_ptr<const Estimate>& e,
+                    const Facts& configuration,
                     const PriceRow& row) {
     const bool finite = is_finite_work(m_w.kind);
     const Usage usage = usage_for(count, *e);
@@ -376,12 +426,25 @@ void Planner::offer(const InstanceType& instance,
                m_c.plan ? fmt::format("no {} price", plan_flag_name(*m_c.plan))
                         : std::string("no price for any plan"));
     }
-    Facts facts = offer_facts({instance, gpu, row, count, *e}, *m_in.catalog, m_workload_facts);
+    Facts facts(&configuration);
+    facts.reserve(3);
+    facts.set("region", row.region);
+    facts.set("country", m_in.catalog->country_of(instance.provider, row.region));
     for (auto& [name, quote] : plans) {
         const auto total = m_in.fx->convert(quote.total_micros, quote.currency, m_c.currency);
         const auto list = m_in.fx->convert(quote.list_total_micros, quote.currency, m_c.currency);
         if (!total || !list) {
             reject(instance, row.region, count, "price", "no exchange rate to " + m_c.currency);
+            continue;
+        }
+        const bool spot = std::any_of(quote.parts.begin(), quote.parts.end(), [](const auto& p) {
+            return p.plan == Plan::spot;
+        });
+        const std::optional<double> run_hours =
+            finite ? std::optional(hours * (spot ? 1 + m_in.pricing.spot.overhead() : 1))
+                   : std::nullopt;
+        if (m_w.deadline_hours && run_hours && *run_hours > *m_w.deadline_hours) {
+            keep_late({&instance, &row, count, name, run_hours, *total}, facts);
             continue;
         }
         Candidate c;
@@ -399,33 +462,49 @@ void Planner::offer(const InstanceType& instance,
                                       static_cast<double>(*total) / c.quote.running_hours))
                                 : 0;
         c.estimate = e;
-        const bool spot = std::any_of(c.quote.parts.begin(),
-                                      c.quote.parts.end(),
-                                      [](const auto& p) { return p.plan == Plan::spot; });
-        if (finite) {
-            c.hours = hours * (spot ? 1 + m_in.pricing.spot.overhead() : 1);
-        }
+        c.hours = run_hours;
         keep(std::move(c), facts);
     }
+}
+
+// The first `require` rule the configuration fails (counted), or nullptr.
+const Rule* Planner::unmet_requirement(const Facts& facts) {
+    for (const Rule* rule : m_active) {
+        if (rule->candidate && rule->effect == RuleEffect::require &&
+            !holds(*rule->candidate, facts)) {
+            ++m_rule_rejections[rule];
+            return rule;
+        }
+    }
+    return nullptr;
+}
+
+void Planner::keep_late(Late late, Facts& facts) {
+    ++m_result.considered;
+    facts.set("plan", late.pricing);
+    if (const Rule* rule = unmet_requirement(facts)) {
+        reject(*late.instance, late.row->region, late.count, "rule", [&] {
+            return fmt::format("{} ({}): {}", rule->id, late.pricing, rule->reason);
+        });
+        return;
+    }
+    m_late.push_back(std::move(late));
 }
 
 void Planner::keep(Candidate c, Facts& facts) {
     ++m_result.considered;
     facts.set("plan", c.pricing);
+    if (const Rule* rule = unmet_requirement(facts)) {
+        reject(*c.instance, c.row->region, c.count, "rule", [&] {
+            return fmt::format("{} ({}): {}", rule->id, c.pricing, rule->reason);
+        });
+        return;
+    }
     for (const Rule* rule : m_active) {
-        if (!rule->candidate) {
+        if (!rule->candidate || rule->effect == RuleEffect::require) {
             continue;
         }
         const bool match = holds(*rule->candidate, facts);
-        if (rule->effect == RuleEffect::require && !match) {
-            ++m_rule_rejections[rule];
-            reject(*c.instance,
-                   c.row->region,
-                   c.count,
-                   "rule",
-                   fmt::format("{} ({}): {}", rule->id, c.pricing, rule->reason));
-            return;
-        }
         if (rule->effect == RuleEffect::prefer && match) {
             c.score += rule->weight;
             c.preferred_by.push_back(rule->id);
@@ -433,10 +512,6 @@ void Planner::keep(Candidate c, Facts& facts) {
         if (rule->effect == RuleEffect::warn && match) {
             c.warnings.push_back(fmt::format("{}: {}", rule->id, rule->message));
         }
-    }
-    if (m_w.deadline_hours && c.hours && *c.hours > *m_w.deadline_hours) {
-        m_late.push_back(std::move(c));
-        return;
     }
     if (m_w.budget &&
         static_cast<double>(c.total_micros) > *m_w.budget * Money::k_micros_per_unit) {
@@ -446,7 +521,7 @@ void Planner::keep(Candidate c, Facts& facts) {
     m_feasible.push_back(std::move(c));
 }
 
-std::string describe_candidate(const Candidate& c) {
+template <class Configuration> std::string describe_candidate(const Configuration& c) {
     return fmt::format("{} x {} ({} {}, {})",
                        c.count,
                        c.instance->id,
@@ -455,7 +530,8 @@ std::string describe_candidate(const Candidate& c) {
                        c.pricing);
 }
 
-const Candidate* cheapest(const std::vector<Candidate>& list) {
+template <class Configuration>
+const Configuration* cheapest(const std::vector<Configuration>& list) {
     const auto it = std::min_element(list.begin(), list.end(), [](const auto& a, const auto& b) {
         return a.total_micros < b.total_micros;
     });
@@ -469,7 +545,8 @@ std::string duration(double hours) {
     return hours >= 48 ? one_decimal(hours / 24) + " days" : one_decimal(hours) + " h";
 }
 
-const Candidate* fastest(const std::vector<const Candidate*>& list) {
+template <class Configuration>
+const Configuration* fastest(const std::vector<const Configuration*>& list) {
     const auto it = std::min_element(list.begin(), list.end(), [](const auto* a, const auto* b) {
         return std::tuple(*a->hours, a->total_micros) < std::tuple(*b->hours, b->total_micros);
     });
@@ -483,9 +560,9 @@ void Planner::explain_no_fit() {
         m_w.budget
             ? std::optional(static_cast<std::int64_t>(*m_w.budget * Money::k_micros_per_unit))
             : std::nullopt;
-    std::vector<const Candidate*> late;
-    std::vector<const Candidate*> late_affordable;
-    for (const Candidate& c : m_late) {
+    std::vector<const Late*> late;
+    std::vector<const Late*> late_affordable;
+    for (const Late& c : m_late) {
         late.push_back(&c);
         if (!budget || c.total_micros <= *budget) {
             late_affordable.push_back(&c);
@@ -493,12 +570,8 @@ void Planner::explain_no_fit() {
     }
     std::vector<std::string> parts;
     if (m_late.empty() && m_over_budget.empty()) { // neither deadline nor budget bound
-        std::map<std::string, int> by_code;
-        for (const Rejection& r : m_result.rejected) {
-            ++by_code[r.code];
-        }
         std::vector<std::string> counts;
-        for (const auto& [code, n] : by_code) {
+        for (const auto& [code, n] : m_result.rejected_by_code) {
             counts.push_back(fmt::format("{} {}", n, code));
         }
         parts.push_back(counts.empty()
@@ -515,12 +588,12 @@ void Planner::explain_no_fit() {
     } else if (budget) {
         parts.push_back(fmt::format("no configuration costs less than {}", money(*budget)));
     }
-    if (const Candidate* on_time = cheapest(m_over_budget)) {
+    if (const auto* on_time = cheapest(m_over_budget)) {
         parts.push_back(fmt::format("the cheapest that {} costs {} ({})",
                                     deadline ? "meets the deadline" : "fits",
                                     money(on_time->total_micros),
                                     describe_candidate(*on_time)));
-    } else if (const Candidate* quick = fastest(late)) {
+    } else if (const auto* quick = fastest(late)) {
         const bool instance_limit = quick->count >= max_instances();
         parts.push_back(fmt::format(
             "with at most {} the fastest takes {} ({}, {}){}",
@@ -532,12 +605,12 @@ void Planner::explain_no_fit() {
             instance_limit ? ": raise --max-instances or relax --deadline" : ": relax --deadline"));
     }
     if (budget && deadline) {
-        if (const Candidate* quick = fastest(late_affordable)) {
+        if (const auto* quick = fastest(late_affordable)) {
             parts.push_back(fmt::format("the fastest under budget takes {} ({}, {})",
                                         duration(*quick->hours),
                                         describe_candidate(*quick),
                                         money(quick->total_micros)));
-        } else if (const Candidate* low = cheapest(m_late)) {
+        } else if (const auto* low = cheapest(m_late)) {
             parts.push_back(fmt::format("nothing costs less than the budget: the cheapest costs "
                                         "{} ({}, {})",
                                         money(low->total_micros),
@@ -608,22 +681,18 @@ PlanResult Planner::run() {
             instance_type(instance, *gpu);
         }
     }
-    for (const Candidate& c : m_late) {
-        reject(*c.instance,
-               c.row->region,
-               c.count,
-               "deadline",
-               fmt::format("{}: takes {} h, over the {} h deadline",
-                           c.pricing,
-                           format_number(std::round(*c.hours * 10) / 10),
-                           format_number(*m_w.deadline_hours)));
+    for (const Late& c : m_late) {
+        reject(*c.instance, c.row->region, c.count, "deadline", [&] {
+            return fmt::format("{}: takes {} h, over the {} h deadline",
+                               c.pricing,
+                               format_number(std::round(*c.hours * 10) / 10),
+                               format_number(*m_w.deadline_hours));
+        });
     }
     for (const Candidate& c : m_over_budget) {
-        reject(*c.instance,
-               c.row->region,
-               c.count,
-               "budget",
-               fmt::format("{}: costs {}, over the budget", c.pricing, money(c.total_micros)));
+        reject(*c.instance, c.row->region, c.count, "budget", [&] {
+            return fmt::format("{}: costs {}, over the budget", c.pricing, money(c.total_micros));
+        });
     }
     m_result.feasible = m_feasible.size();
     // One row per configuration across regions, unless --region asked for regions by name.
