@@ -78,8 +78,9 @@ struct PricingContext {
     bool estimate_missing = false;
     std::span<const Discount> discounts; // negotiated, from the active catalog
     Date today = today_utc();            // discounts past their `expires` are not applied
-    // false: the same figures without the words (each part's basis, why a plan has no
-    // price), for the planner's pass over every offer; it words only the ones it shows.
+    // false: the same totals without the words (each part's basis, why a plan has no price)
+    // and without the break-evens, for the planner's pass over every offer; it prices again,
+    // in full, only the ones it shows.
     bool explain = true;
 };
 

@@ -158,6 +158,10 @@ bool add_totals(Quote& whole, std::int64_t total, std::int64_t list_total) {
 
 // Adds a tier's quote to the whole; false when the total overflows.
 bool add_tier(Quote& whole, Quote tier, const std::string& name) {
+    if (whole.parts.empty() && name.empty()) {
+        whole.parts = std::move(tier.parts); // one flat tier: its parts as they are
+        return add_totals(whole, tier.total_micros, tier.list_total_micros);
+    }
     for (PricedPart& part : tier.parts) {
         part.tier = name;
         whole.parts.push_back(std::move(part));
@@ -258,9 +262,12 @@ QuoteResult price_tiers(const Offer& offer,
             return too_large();
         }
     }
-    whole.break_even_reserved_1y = break_even(offer, Plan::reserved_1y, context, whole);
-    whole.break_even_reserved_3y = break_even(offer, Plan::reserved_3y, context, whole);
-    whole.break_even_subscription = break_even(offer, Plan::subscription_monthly, context, whole);
+    if (context.explain) { // the break-evens are words for the reader, not figures to rank by
+        whole.break_even_reserved_1y = break_even(offer, Plan::reserved_1y, context, whole);
+        whole.break_even_reserved_3y = break_even(offer, Plan::reserved_3y, context, whole);
+        whole.break_even_subscription =
+            break_even(offer, Plan::subscription_monthly, context, whole);
+    }
     return {std::move(whole), {}};
 }
 
