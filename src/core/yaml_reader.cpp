@@ -147,11 +147,15 @@ check_bytes(const std::string& file, std::string_view text, Diagnostics& diagnos
     std::uint32_t column = 1;
     for (std::size_t i = 0; i < text.size();) {
         const auto byte = static_cast<unsigned char>(text[i]);
-        const SourcePos pos{file, line, column};
+        if (byte >= 0x20 && byte < 0x7F) { // printable ASCII: most of every file
+            ++i, ++column;
+            continue;
+        }
         if (byte == '\n') {
             ++line, column = 1, ++i;
             continue;
         }
+        const SourcePos pos{file, line, column}; // not per byte: it copies the file name
         if (byte == '\r') {
             if (i + 1 >= text.size() || text[i + 1] != '\n') {
                 diagnostics.error(pos,
