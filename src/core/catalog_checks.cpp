@@ -424,6 +424,7 @@ Catalog merge_fragments(const Catalog* base,
                         {&pending.input.provenance, &pending.file_provenance, &state.provenance});
             instance.regions.push_back(std::move(row));
         }
+        std::vector<PriceRowInput>().swap(pending.input.rows); // peak memory: one copy of rows
         if (!resolve_gpu(gpu_index, instance, diagnostics)) {
             continue;
         }
