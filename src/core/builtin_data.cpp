@@ -2,6 +2,7 @@
 // binary form; models, assumptions, fx, pricing, tco and the rules as checked, parsed trees
 // that the same decoders read at start-up.
 #include "catalog_binary.hpp"
+#include "catalog_cache.hpp"
 #include "document_loaders.hpp"
 #include "gpuadvisor/assumptions.hpp"
 #include "gpuadvisor/catalog_io.hpp"
@@ -38,11 +39,26 @@ const Catalog& builtin_catalog() {
 
 CatalogLoad
 load_catalog(const CatalogSources& sources, const CheckOptions& checks, const LoadLimits& limits) {
-    CatalogLoad load = load_catalog_over(sources.include_builtin ? &builtin_catalog() : nullptr,
-                                         sources.paths,
-                                         checks,
-                                         limits,
-                                         sources.cache);
+    const Catalog* base = sources.include_builtin ? &builtin_catalog() : nullptr;
+    const std::string_view base_name = sources.include_builtin ? "builtin" : "none";
+    const std::vector<std::string> files = list_catalog_files(sources.paths);
+    std::optional<std::vector<FileStamp>> stamps;
+    if (!sources.cache.dir.empty()) {
+        stamps = stamp_files(files, limits);
+    }
+    CatalogLoad load;
+    if (auto cached = stamps ? cached_catalog(sources.cache, base_name, *stamps, checks, limits)
+                             : std::nullopt) {
+        load.catalog = std::move(*cached);
+        load.files = files;
+    } else {
+        load = load_catalog_over(base, sources.paths, checks, limits, sources.cache);
+        // Kept only for a clean load of files that did not change while they were read.
+        if (stamps && load.diagnostics.items().empty() && load.diagnostics.dropped() == 0 &&
+            load.files == files && stamp_files(files, limits) == stamps) {
+            store_catalog(sources.cache, base_name, *stamps, checks, limits, load.catalog);
+        }
+    }
     if (sources.include_builtin) {
         load.files.insert(load.files.begin(), "builtin:data/catalog");
     }

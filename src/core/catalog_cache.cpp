@@ -2,6 +2,7 @@
 
 #include "catalog_binary.hpp"
 #include "content_hash.hpp"
+#include "yaml_reader.hpp"
 
 #include <fmt/format.h>
 
@@ -62,14 +63,136 @@ std::optional<std::string> read_entry(const std::string& entry, std::size_t max_
     return std::ferror(file.get()) ? std::nullopt : std::optional(std::move(bytes));
 }
 
+// Writes a whole entry or nothing: readers see the old entry or the new one, never a part.
+void write_entry(const FileCache& cache, const std::string& entry, const std::string& bytes) {
+    std::error_code error;
+    std::filesystem::create_directories(cache.dir, error);
+    const std::string temporary = fmt::format("{}.{}.tmp", entry, ::getpid());
+    File file(std::fopen(temporary.c_str(), "wb"));
+    if (!file) {
+        return;
+    }
+    const bool written = std::fwrite(bytes.data(), 1, bytes.size(), file.get()) == bytes.size();
+    const bool closed = std::fclose(file.release()) == 0;
+    if (!written || !closed || std::rename(temporary.c_str(), entry.c_str()) != 0) {
+        std::remove(temporary.c_str());
+    }
+}
+
+constexpr std::string_view k_set_magic = "GPUADVS1";
+
+// What names a set entry: one per base, paths and options, whatever the build or content.
+std::string set_name_key(std::string_view base,
+                         const std::vector<FileStamp>& files,
+                         const CheckOptions& checks,
+                         const LoadLimits& limits) {
+    std::string key = fmt::format("{}\n{}\n{} {} {} {}\n{}\n",
+                                  k_set_magic,
+                                  base,
+                                  limits.max_file_bytes,
+                                  limits.max_depth,
+                                  limits.max_nodes,
+                                  limits.max_scalar_bytes,
+                                  checks.max_age_days.value_or(-1));
+    for (const FileStamp& file : files) {
+        key += file.path;
+        key += '\n';
+    }
+    return key;
+}
+
+// What a set entry must match to be used: its name's key, the build, today, every file.
+std::string set_header(std::string_view base,
+                       const std::vector<FileStamp>& files,
+                       const CheckOptions& checks,
+                       const LoadLimits& limits) {
+    std::string header = set_name_key(base, files, checks, limits);
+    header += fmt::format("{}\ntoday {}\n", GPUADVISOR_DECODER_ID, checks.today.days);
+    for (const FileStamp& file : files) {
+        header += fmt::format("{} {:016x}\n", file.size, file.hash);
+    }
+    return header + "end\n";
+}
+
+std::string set_entry_path(const FileCache& cache,
+                           std::string_view base,
+                           const std::vector<FileStamp>& files,
+                           const CheckOptions& checks,
+                           const LoadLimits& limits) {
+    const std::uint64_t name = xxh64(set_name_key(base, files, checks, limits));
+    return (std::filesystem::path(cache.dir) / fmt::format("set-{:016x}.bin", name)).string();
+}
+
+std::uint64_t total_size(const std::vector<FileStamp>& files) {
+    std::uint64_t total = 0;
+    for (const FileStamp& file : files) {
+        total += file.size;
+    }
+    return total;
+}
+
 } // namespace
+
+std::optional<std::vector<FileStamp>> stamp_files(const std::vector<std::string>& files,
+                                                  const LoadLimits& limits) {
+    std::vector<FileStamp> stamps;
+    for (const std::string& path : files) {
+        Diagnostics ignored;
+        const auto text = read_file_capped(path, limits, ignored);
+        if (!text) {
+            return std::nullopt;
+        }
+        stamps.push_back({path, text->size(), xxh64(*text)});
+    }
+    return stamps;
+}
+
+std::optional<Catalog> cached_catalog(const FileCache& cache,
+                                      std::string_view base,
+                                      const std::vector<FileStamp>& files,
+                                      const CheckOptions& checks,
+                                      const LoadLimits& limits) {
+    const std::uint64_t size = total_size(files);
+    if (cache.dir.empty() || files.empty() || size < cache.min_bytes) {
+        return std::nullopt;
+    }
+    const std::string header = set_header(base, files, checks, limits);
+    const auto bytes =
+        read_entry(set_entry_path(cache, base, files, checks, limits), 4 * size + (1u << 20));
+    if (!bytes || !bytes->starts_with(header)) {
+        return std::nullopt;
+    }
+    return deserialize_catalog(std::string_view(*bytes).substr(header.size()));
+}
+
+void store_catalog(const FileCache& cache,
+                   std::string_view base,
+                   const std::vector<FileStamp>& files,
+                   const CheckOptions& checks,
+                   const LoadLimits& limits,
+                   const Catalog& catalog) {
+    if (cache.dir.empty() || files.empty() || total_size(files) < cache.min_bytes) {
+        return;
+    }
+    write_entry(cache,
+                set_entry_path(cache, base, files, checks, limits),
+                set_header(base, files, checks, limits) + serialize_catalog(catalog));
+}
 
 std::string
 cache_entry_path(const FileCache& cache, const std::string& path, const LoadLimits& limits) {
     if (cache.dir.empty()) {
         return {};
     }
-    const std::string key = entry_header(path, {}, limits);
+    // Named by path and limits only, not by build or content: a new build or an edited file
+    // overwrites the old entry, so the cache holds one entry per file.
+    const std::string key = fmt::format("{}\n{}\n{} {} {} {}\n",
+                                        k_entry_magic,
+                                        path,
+                                        limits.max_file_bytes,
+                                        limits.max_depth,
+                                        limits.max_nodes,
+                                        limits.max_scalar_bytes);
     return (std::filesystem::path(cache.dir) / fmt::format("{:016x}.bin", xxh64(key))).string();
 }
 
@@ -97,21 +220,9 @@ void store_fragment(const FileCache& cache,
     if (!usable(cache, text)) {
         return;
     }
-    std::error_code error;
-    std::filesystem::create_directories(cache.dir, error);
-    const std::string entry = cache_entry_path(cache, path, limits);
-    const std::string temporary = fmt::format("{}.{}.tmp", entry, ::getpid());
-    const std::string bytes = entry_header(path, text, limits) + serialize_fragment(fragment);
-    File file(std::fopen(temporary.c_str(), "wb"));
-    if (!file) {
-        return;
-    }
-    const bool written = std::fwrite(bytes.data(), 1, bytes.size(), file.get()) == bytes.size();
-    const bool closed = std::fclose(file.release()) == 0;
-    // Readers see the old entry or the whole new one, never a part.
-    if (!written || !closed || std::rename(temporary.c_str(), entry.c_str()) != 0) {
-        std::remove(temporary.c_str());
-    }
+    write_entry(cache,
+                cache_entry_path(cache, path, limits),
+                entry_header(path, text, limits) + serialize_fragment(fragment));
 }
 
 } // namespace gpuadvisor

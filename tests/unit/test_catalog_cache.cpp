@@ -155,3 +155,81 @@ TEST_CASE("files under the size threshold and an unwritable cache folder are par
     nowhere.dir = (f.root / "not-a-folder" / "cache").string();
     require_same(f.load(FileCache{}), f.load(nowhere));
 }
+
+namespace {
+
+CatalogLoad load_set(const CacheFixture& f, const FileCache& cache, const CheckOptions& checks) {
+    CatalogSources sources;
+    sources.include_builtin = false;
+    sources.paths = {(f.root / "catalog").string()};
+    sources.cache = cache;
+    return load_catalog(sources, checks);
+}
+
+std::vector<fs::path> set_entries(const CacheFixture& f) {
+    std::vector<fs::path> entries;
+    for (const auto& entry : fs::directory_iterator(f.cache.dir)) {
+        if (entry.path().filename().string().starts_with("set-")) {
+            entries.push_back(entry.path());
+        }
+    }
+    return entries;
+}
+
+} // namespace
+
+TEST_CASE("a whole set of files is cached merged, and what the entry holds is what loads") {
+    CacheFixture f;
+    const CatalogLoad slow = load_set(f, FileCache{}, test::fixed_checks());
+    require_same(slow, load_set(f, f.cache, test::fixed_checks()));
+    const auto entries = set_entries(f);
+    REQUIRE(entries.size() == 1);
+    require_same(slow, load_set(f, f.cache, test::fixed_checks()));
+    // White box: the entry's payload is what a load returns, so the tests below that see the
+    // slow path's result after a change show the entry was refused, not merely unused.
+    const std::string bytes = test::read_text(entries[0].string());
+    const std::size_t payload = bytes.find("end\n") + 4;
+    const std::string other = serialize_catalog(test::test_catalog());
+    write(entries[0].string(), bytes.substr(0, payload) + other);
+    CHECK(serialize_catalog(load_set(f, f.cache, test::fixed_checks()).catalog) == other);
+}
+
+TEST_CASE("a set entry is refused when a file, the day or the entry itself changed") {
+    CacheFixture f;
+    load_set(f, f.cache, test::fixed_checks());
+    REQUIRE(set_entries(f).size() == 1);
+    const std::string entry = set_entries(f)[0].string();
+    SECTION("a file edited") {
+        std::string text = test::read_text(f.file("testcloud.yaml"));
+        const std::size_t at = text.find("on_demand: ");
+        text.insert(at + std::string("on_demand: ").size(), "1");
+        write(f.file("testcloud.yaml"), text);
+        require_same(load_set(f, FileCache{}, test::fixed_checks()),
+                     load_set(f, f.cache, test::fixed_checks()));
+    }
+    SECTION("another day") {
+        CheckOptions later = test::fixed_checks();
+        later.today.days += 1;
+        require_same(load_set(f, FileCache{}, later), load_set(f, f.cache, later));
+    }
+    SECTION("a damaged entry") {
+        std::string bytes = test::read_text(entry);
+        bytes[bytes.size() - 3] = static_cast<char>(bytes[bytes.size() - 3] ^ 0x21);
+        write(entry, bytes);
+        require_same(load_set(f, FileCache{}, test::fixed_checks()),
+                     load_set(f, f.cache, test::fixed_checks()));
+        CHECK(deserialize_catalog(test::read_text(entry).substr(
+            test::read_text(entry).find("end\n") + 4))); // rebuilt whole
+    }
+    CHECK(set_entries(f).size() == 1); // rewritten in place, not added
+}
+
+TEST_CASE("a set whose load has a warning is not cached") {
+    CacheFixture f;
+    CheckOptions strict = test::fixed_checks();
+    strict.max_age_days = 1; // every fixture price is older: stale-price warnings
+    const CatalogLoad first = load_set(f, f.cache, strict);
+    REQUIRE(first.diagnostics.warning_count() > 0);
+    CHECK(set_entries(f).empty());
+    require_same(first, load_set(f, f.cache, strict));
+}
