@@ -12,8 +12,10 @@ wall time (median of --runs) and peak RSS of:
     of large files warm, and with --no-cache (every file parsed);
   - bench/yaml_walk.cpp (YAML::LoadFile, then the A100 filter-and-price) and
     bench/pyyaml_walk.py (PyYAML's C loader, the same), when they can run;
-then prints the table and the ratios. Needs Python 3; PyYAML is optional (its column is
-skipped with a note). Builds the yaml-cpp walk in the binary's build folder if missing.
+and, first, the common commands on the built-in catalog alone. Then it prints the tables, the
+ratios and each of issue 7's targets as met or missed. Needs Python 3; PyYAML is optional (its
+column is skipped with a note). Builds the yaml-cpp walk in the binary's build folder if
+missing. The synthetic catalogs live in a temporary folder, removed at the end.
 """
 import argparse
 import json
@@ -31,6 +33,26 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 TRAIN = ["recommend", "training", "--model", "llama-2-7b", "--tokens", "1T", "--deadline", "30d"]
 SERVE = ["recommend", "inference", "--model", "bert-base", "--qps", "2000", "--latency-ms", "50"]
 LIST = ["catalog", "list", "offers", "--gpu", "A100", "-o", "json"]
+BUILTIN = {  # the built-in catalog alone: what most runs are
+    "catalog list gpus": ["catalog", "list", "gpus"],
+    "catalog list offers": ["catalog", "list", "offers"],
+    "catalog list offers -o json": ["catalog", "list", "offers", "-o", "json"],
+    "catalog validate": ["catalog", "validate"],
+    "recommend training": TRAIN,
+    "recommend inference": SERVE,
+}
+# Issue 7's targets: (offers or "built-in", command, cache, limit ms, limit MB or None).
+TARGETS = [
+    ("built-in", "recommend training", "-", 20, None),
+    ("built-in", "recommend inference", "-", 20, None),
+    ("built-in", "catalog list gpus", "-", 10, None),
+    ("built-in", "catalog list offers", "-", 10, None),
+    (100_000, "recommend training", "warm", 150, 150),
+    (100_000, "recommend inference", "warm", 150, 150),
+    (100_000, "validate", "warm", 300, None),
+    (1_000_000, "recommend training", "warm", 1500, None),
+    (1_000_000, "recommend inference", "warm", 1500, None),
+]
 
 
 def size_value(text):
@@ -144,6 +166,34 @@ def alternative_rows(args, files, runs):
     return rows
 
 
+def builtin_rows(args, env, runs):
+    rows = []
+    for name, argv in BUILTIN.items():
+        ms, rss = measure([args.bin] + argv, env, runs)
+        rows.append({"tool": "gpuadvisor", "setup": "built-in", "command": name, "cache": "-",
+                     "ms": ms, "rss_mb": rss})
+    return rows
+
+
+def print_targets(builtin, results):
+    print("\ntargets (issue 7), synthetic catalog alone:")
+    for offers, command, cache, limit_ms, limit_mb in TARGETS:
+        if offers == "built-in":
+            rows = builtin
+        else:
+            rows = next((r["rows"] for r in results if r["offers"] == offers), None)
+            if rows is None:
+                continue  # size not measured in this run
+        row = next((r for r in rows if r["command"] == command and r["cache"] == cache
+                    and r["setup"] in ("alone", "built-in")), None)
+        if row is None:
+            continue
+        ok = row["ms"] <= limit_ms and (limit_mb is None or row["rss_mb"] <= limit_mb)
+        limits = f"<= {limit_ms} ms" + (f", <= {limit_mb} MB" if limit_mb else "")
+        print(f"  {'met ' if ok else 'MISS'} {str(offers):>9} {command:<24} {row['ms']:9.1f} ms "
+              f"{row['rss_mb']:7.1f} MB  (target {limits})")
+
+
 def print_table(results):
     print(f"{'offers':>9} {'tool':<24} {'setup':<8} {'command':<32} {'cache':<5} "
           f"{'median ms':>10} {'peak MB':>8}")
@@ -187,6 +237,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="gpuadvisor-bench-") as work:
         env_cache = dict(os.environ, GPUADVISOR_CACHE_DIR=os.path.join(work, "cache"))
         env_nocache = dict(os.environ, GPUADVISOR_CACHE_DIR="")
+        builtin = builtin_rows(args, env_nocache, max(args.runs, 20))
         for text in args.sizes.split(","):
             offers = size_value(text)
             catalog = pathlib.Path(work) / f"c{offers}"
@@ -200,11 +251,19 @@ def main():
             results.append({"offers": offers, "files": len(files), "megabytes": megabytes,
                             "runs": runs, "rows": rows})
             shutil.rmtree(catalog)
+    offers = subprocess.run([args.bin, "catalog", "list", "offers", "-o", "csv"],
+                            capture_output=True, text=True).stdout.count("\n") - 1
+    print(f"built-in catalog ({offers} offers), median of {max(args.runs, 20)} runs:")
+    for row in builtin:
+        print(f"  {row['command']:<32} {row['ms']:8.1f} ms {row['rss_mb']:7.1f} MB")
+    print()
     print_table(results)
     print_ratios(results)
+    print_targets(builtin, results)
     if args.json:
         args.json.write_text(json.dumps({"machine": machine(), "version": version.strip(),
-                                         "results": results}, indent=1) + "\n")
+                                         "builtin": builtin, "results": results},
+                                        indent=1) + "\n")
     if args.svg:
         from svg_chart import write_chart  # bench/svg_chart.py
         write_chart(results, args.svg)
