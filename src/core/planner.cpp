@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <stdexcept>
 #include <tuple>
 #include <type_traits>
 
@@ -150,13 +151,15 @@ class Planner {
                const std::shared_ptr<const Estimate>& e,
                const Facts& configuration,
                const PriceRow& row);
-    void keep(Candidate c, Facts& facts);
+    void keep(Option o, Facts& facts);
+    std::uint32_t tags_of(const std::vector<std::uint32_t>& matched);
     std::shared_ptr<const Estimate>
     estimate_on(const InstanceType& instance, const Gpu& gpu, int count);
     const Rule* unmet_requirement(const Facts& facts);
     void keep_late(Late late, Facts& facts);
     Usage usage_for(int count, const Estimate& e) const;
-    void word_quote(Candidate& c) const;
+    Quote full_quote(const Option& o) const;
+    Candidate candidate_of(const Group& group) const;
     // Counted always; listed with its reason (a string, or a function that words it) only
     // when asked: on a large catalog most configurations are rejected, and words cost.
     template <class Reason>
@@ -184,7 +187,7 @@ class Planner {
             {&instance, std::string(region), count, std::string(code), std::move(text)});
     }
     void explain_no_fit();
-    void physics_notes(const std::vector<Candidate>& list);
+    void physics_notes(const std::vector<Group>& groups);
     int max_instances() const { return m_c.max_instances.value_or(k_default_max_instances); }
     std::string money(std::int64_t micros) const {
         const std::int64_t cents = (micros + 5'000) / 10'000; // costs are shown to the cent
@@ -198,14 +201,16 @@ class Planner {
     PricingContext m_quiet; // m_in.pricing without the words, for the pass over every offer
     std::vector<const Rule*> m_active; // rules whose `when` holds
     std::map<const Rule*, int> m_rule_rejections;
-    std::vector<Candidate> m_feasible;
+    std::vector<Option> m_feasible;
     std::vector<Late> m_late; // priced, but past the deadline
     // Estimates by hardware: instance types alike in GPU, count, NVLink and network (across
     // providers and synthetic copies) are sized once.
     std::map<std::tuple<const Gpu*, int, int, bool, double, bool, double>,
              std::shared_ptr<const Estimate>>
         m_estimates;
-    std::vector<Candidate> m_over_budget; // priced, but over the budget
+    std::vector<Option> m_over_budget; // priced, but over the budget
+    std::vector<RuleTags> m_tags;      // the distinct tags options carry, by index
+    std::map<std::vector<std::uint32_t>, std::uint32_t> m_tag_index; // matched rules -> tags
     PlanResult m_result;
 };
 
@@ -333,12 +338,19 @@ void Planner::configuration(const InstanceType& instance, const Gpu& gpu, int co
 
 // The plans to price for an offer, each as a quote; `too_large` set when a total is beyond
 // what money arithmetic holds.
-std::vector<std::pair<std::string, Quote>> priced_plans(const Offer& offer,
-                                                        const Usage& usage,
-                                                        const PlanConstraints& c,
-                                                        const PricingContext& pricing,
-                                                        std::string& too_large) {
-    std::vector<std::pair<std::string, Quote>> result;
+// A plan priced for an offer: its name (a static string) and its quote.
+struct PricedPlan {
+    std::string_view name;
+    Plan plan;
+    Quote quote;
+};
+
+std::vector<PricedPlan> priced_plans(const Offer& offer,
+                                     const Usage& usage,
+                                     const PlanConstraints& c,
+                                     const PricingContext& pricing,
+                                     std::string& too_large) {
+    std::vector<PricedPlan> result;
     const auto keep = [&](QuoteResult q) {
         if (q.too_large) {
             too_large = q.error;
@@ -347,9 +359,10 @@ std::vector<std::pair<std::string, Quote>> priced_plans(const Offer& offer,
     };
     if (c.auto_mix) {
         if (auto q = keep(cheapest_mix(offer, usage, c.interruptible ? 1 : 0, pricing))) {
-            const std::string name =
-                q->parts.size() == 1 ? std::string(plan_flag_name(q->parts[0].plan)) : "mix";
-            result.emplace_back(name, std::move(*q));
+            const Plan first = q->parts.front().plan;
+            const std::string_view name =
+                q->parts.size() == 1 ? plan_flag_name(first) : std::string_view("mix");
+            result.push_back({name, first, std::move(*q)});
         }
         return result;
     }
@@ -375,7 +388,7 @@ std::vector<std::pair<std::string, Quote>> priced_plans(const Offer& offer,
         } else if (term && !c.plan && on_demand && q->total_micros >= *on_demand) {
             continue; // a term plan that does not pay for this usage
         }
-        result.emplace_back(std::string(plan_flag_name(plan)), std::move(*q));
+        result.push_back({plan_flag_name(plan), plan, std::move(*q)});
     }
     return result;
 }
@@ -391,18 +404,45 @@ Usage Planner::usage_for(int count, const Estimate& e) const {
                                             0};
 }
 
-// A shown candidate's quote priced again with its words (the same figures: the same function
-// on the same inputs).
-void Planner::word_quote(Candidate& c) const {
-    if (m_quiet.explain || c.quote.parts.size() != 1) {
-        return; // priced with its words already
+// A shown option's quote, priced again with its words: the same function on the same inputs,
+// so the same figures (checked).
+Quote Planner::full_quote(const Option& o) const {
+    const Offer offer{o.instance, o.row};
+    const Usage usage = usage_for(o.count, *o.estimate);
+    const std::vector<PlanShare> mix{{o.plan, 1}};
+    QuoteResult full = m_c.auto_mix
+                           ? cheapest_mix(offer, usage, m_c.interruptible ? 1 : 0, m_in.pricing)
+                           : price_offer(offer, usage, mix, m_in.pricing);
+    if (!full.quote) {
+        throw std::logic_error("a shown option could not be priced again: " + full.error);
     }
-    const std::vector<PlanShare> mix{{c.quote.parts[0].plan, 1}};
-    QuoteResult full =
-        price_offer({c.instance, c.row}, usage_for(c.count, *c.estimate), mix, m_in.pricing);
-    if (full.quote && full.quote->total_micros == c.quote.total_micros) {
-        c.quote = std::move(*full.quote);
+    return std::move(*full.quote);
+}
+
+// The full Candidate of a group to show: its words, its rules' tags, its other regions.
+Candidate Planner::candidate_of(const Group& group) const {
+    const Option& o = m_feasible[group.best];
+    Candidate c;
+    c.instance = o.instance;
+    c.row = o.row;
+    c.gpu = o.gpu;
+    c.count = o.count;
+    c.total_gpus = o.count * o.instance->gpu_count; // a fraction for vGPU slices
+    c.pricing = std::string(o.pricing);
+    c.quote = full_quote(o);
+    c.total_micros = o.total_micros;
+    c.list_total_micros = o.list_total_micros;
+    c.per_hour_micros = o.per_hour_micros;
+    c.estimate = o.estimate;
+    c.hours = o.hours;
+    c.score = o.score;
+    c.preferred_by = m_tags[o.tags].preferred_by;
+    c.warnings = m_tags[o.tags].warnings;
+    for (const std::size_t other : group.others) {
+        c.also_in.emplace_back(m_feasible[other].row->region, m_feasible[other].total_micros);
     }
+    c.pareto = group.pareto;
+    return c;
 }
 
 void Planner::offer(const InstanceType& instance,
@@ -430,7 +470,7 @@ void Planner::offer(const InstanceType& instance,
     facts.reserve(3);
     facts.set("region", row.region);
     facts.set("country", m_in.catalog->country_of(instance.provider, row.region));
-    for (auto& [name, quote] : plans) {
+    for (const auto& [name, plan, quote] : plans) {
         const auto total = m_in.fx->convert(quote.total_micros, quote.currency, m_c.currency);
         const auto list = m_in.fx->convert(quote.list_total_micros, quote.currency, m_c.currency);
         if (!total || !list) {
@@ -444,26 +484,25 @@ void Planner::offer(const InstanceType& instance,
             finite ? std::optional(hours * (spot ? 1 + m_in.pricing.spot.overhead() : 1))
                    : std::nullopt;
         if (m_w.deadline_hours && run_hours && *run_hours > *m_w.deadline_hours) {
-            keep_late({&instance, &row, count, name, run_hours, *total}, facts);
+            keep_late({&instance, &row, count, std::string(name), run_hours, *total}, facts);
             continue;
         }
-        Candidate c;
-        c.instance = &instance;
-        c.row = &row;
-        c.gpu = &gpu;
-        c.count = count;
-        c.total_gpus = count * instance.gpu_count; // a fraction for vGPU slices
-        c.pricing = name;
-        c.quote = std::move(quote);
-        c.total_micros = *total;
-        c.list_total_micros = *list;
-        c.per_hour_micros = c.quote.running_hours > 0
+        Option o;
+        o.instance = &instance;
+        o.row = &row;
+        o.gpu = &gpu;
+        o.estimate = e;
+        o.count = count;
+        o.pricing = name;
+        o.plan = plan;
+        o.total_micros = *total;
+        o.list_total_micros = *list;
+        o.per_hour_micros = quote.running_hours > 0
                                 ? static_cast<std::int64_t>(std::llround(
-                                      static_cast<double>(*total) / c.quote.running_hours))
+                                      static_cast<double>(*total) / quote.running_hours))
                                 : 0;
-        c.estimate = e;
-        c.hours = run_hours;
-        keep(std::move(c), facts);
+        o.hours = run_hours;
+        keep(std::move(o), facts);
     }
 }
 
@@ -491,34 +530,50 @@ void Planner::keep_late(Late late, Facts& facts) {
     m_late.push_back(std::move(late));
 }
 
-void Planner::keep(Candidate c, Facts& facts) {
+void Planner::keep(Option o, Facts& facts) {
     ++m_result.considered;
-    facts.set("plan", c.pricing);
+    facts.set("plan", std::string(o.pricing));
     if (const Rule* rule = unmet_requirement(facts)) {
-        reject(*c.instance, c.row->region, c.count, "rule", [&] {
-            return fmt::format("{} ({}): {}", rule->id, c.pricing, rule->reason);
+        reject(*o.instance, o.row->region, o.count, "rule", [&] {
+            return fmt::format("{} ({}): {}", rule->id, o.pricing, rule->reason);
         });
         return;
     }
-    for (const Rule* rule : m_active) {
-        if (!rule->candidate || rule->effect == RuleEffect::require) {
-            continue;
-        }
-        const bool match = holds(*rule->candidate, facts);
-        if (rule->effect == RuleEffect::prefer && match) {
-            c.score += rule->weight;
-            c.preferred_by.push_back(rule->id);
-        }
-        if (rule->effect == RuleEffect::warn && match) {
-            c.warnings.push_back(fmt::format("{}: {}", rule->id, rule->message));
+    std::vector<std::uint32_t> matched; // indices in m_active of the prefer and warn rules
+    for (std::uint32_t i = 0; i < m_active.size(); ++i) {
+        const Rule* rule = m_active[i];
+        const bool tags = rule->effect == RuleEffect::prefer || rule->effect == RuleEffect::warn;
+        if (rule->candidate && tags && holds(*rule->candidate, facts)) {
+            matched.push_back(i);
+            o.score += rule->effect == RuleEffect::prefer ? rule->weight : 0;
         }
     }
+    o.tags = tags_of(matched);
     if (m_w.budget &&
-        static_cast<double>(c.total_micros) > *m_w.budget * Money::k_micros_per_unit) {
-        m_over_budget.push_back(std::move(c));
+        static_cast<double>(o.total_micros) > *m_w.budget * Money::k_micros_per_unit) {
+        m_over_budget.push_back(std::move(o));
         return;
     }
-    m_feasible.push_back(std::move(c));
+    m_feasible.push_back(std::move(o));
+}
+
+// The index of the tags these matched rules give, made once per distinct set.
+std::uint32_t Planner::tags_of(const std::vector<std::uint32_t>& matched) {
+    const auto [it, inserted] =
+        m_tag_index.try_emplace(matched, static_cast<std::uint32_t>(m_tags.size()));
+    if (inserted) {
+        RuleTags tags;
+        for (const std::uint32_t i : matched) {
+            const Rule* rule = m_active[i];
+            if (rule->effect == RuleEffect::prefer) {
+                tags.preferred_by.push_back(rule->id);
+            } else {
+                tags.warnings.push_back(fmt::format("{}: {}", rule->id, rule->message));
+            }
+        }
+        m_tags.push_back(std::move(tags));
+    }
+    return it->second;
 }
 
 template <class Configuration> std::string describe_candidate(const Configuration& c) {
@@ -621,8 +676,17 @@ void Planner::explain_no_fit() {
     m_result.no_fit = fmt::format("{}", fmt::join(parts, "; "));
 }
 
-void Planner::physics_notes(const std::vector<Candidate>& list) {
-    const Candidate* overall = cheapest(list);
+void Planner::physics_notes(const std::vector<Group>& groups) {
+    std::vector<const Option*> list; // the rows, in rank order
+    for (const Group& g : groups) {
+        list.push_back(&m_feasible[g.best]);
+    }
+    const Option* overall = nullptr;
+    for (const Option* o : list) {
+        if (overall == nullptr || o->total_micros < overall->total_micros) {
+            overall = o;
+        }
+    }
     for (const Rule* rule : m_active) {
         std::string note;
         if (rule->effect == RuleEffect::require) {
@@ -630,13 +694,13 @@ void Planner::physics_notes(const std::vector<Candidate>& list) {
             note = n > 0 ? fmt::format("rejected {} configuration(s)", n) : "rejected none";
         } else if (rule->effect == RuleEffect::prefer) {
             std::size_t inside = 0;
-            const Candidate* best_inside = nullptr;
-            for (const Candidate& c : list) {
-                if (std::find(c.preferred_by.begin(), c.preferred_by.end(), rule->id) !=
-                    c.preferred_by.end()) {
+            const Option* best_inside = nullptr;
+            for (const Option* o : list) {
+                const auto& preferred = m_tags[o->tags].preferred_by;
+                if (std::find(preferred.begin(), preferred.end(), rule->id) != preferred.end()) {
                     ++inside;
-                    if (best_inside == nullptr || c.total_micros < best_inside->total_micros) {
-                        best_inside = &c;
+                    if (best_inside == nullptr || o->total_micros < best_inside->total_micros) {
+                        best_inside = o;
                     }
                 }
             }
@@ -689,31 +753,28 @@ PlanResult Planner::run() {
                                format_number(*m_w.deadline_hours));
         });
     }
-    for (const Candidate& c : m_over_budget) {
+    for (const Option& c : m_over_budget) {
         reject(*c.instance, c.row->region, c.count, "budget", [&] {
             return fmt::format("{}: costs {}, over the budget", c.pricing, money(c.total_micros));
         });
     }
     m_result.feasible = m_feasible.size();
     // One row per configuration across regions, unless --region asked for regions by name.
-    std::vector<Candidate> list =
-        m_c.regions.empty() ? merge_regions(std::move(m_feasible)) : std::move(m_feasible);
+    std::vector<Group> groups = merge_regions(m_feasible, m_c.regions.empty());
     if (is_finite_work(m_w.kind) || m_w.kind == WorkloadKind::inference) {
-        mark_pareto(list); // HPC and graphics have no second measure to trade against cost
+        mark_pareto(m_feasible, groups); // HPC and graphics have nothing to trade against cost
     }
-    rank_candidates(list, m_c.sort_by_time);
-    physics_notes(list);
-    if (list.empty()) {
+    rank_groups(m_feasible, groups, m_c.sort_by_time);
+    physics_notes(groups);
+    if (groups.empty()) {
         explain_no_fit();
     }
-    if (list.size() > m_c.top) {
-        list.resize(m_c.top);
-    }
-    for (Candidate& c : list) {
-        word_quote(c);
+    for (std::size_t i = 0; i < groups.size() && i < m_c.top; ++i) {
+        Candidate c = candidate_of(groups[i]);
+        c.rank = static_cast<int>(i + 1);
         explain_candidate(c, m_w);
+        m_result.recommendations.push_back(std::move(c));
     }
-    m_result.recommendations = std::move(list);
     return std::move(m_result);
 }
 

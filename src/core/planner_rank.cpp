@@ -15,93 +15,86 @@ namespace gpuadvisor {
 namespace {
 
 // Time for finite work; latency for serving; 0 when neither applies.
-double speed_key(const Candidate& c) {
-    return c.hours ? *c.hours : c.estimate->latency_ms;
+double speed_key(const Option& o) {
+    return o.hours ? *o.hours : o.estimate->latency_ms;
 }
 
 } // namespace
 
-std::vector<Candidate> merge_regions(std::vector<Candidate> candidates) {
-    // Sorted by pointer: a Candidate is large, and moving it is most of a sort's cost.
-    std::vector<Candidate*> order;
-    order.reserve(candidates.size());
-    for (Candidate& c : candidates) {
-        order.push_back(&c);
-    }
-    std::sort(order.begin(), order.end(), [](const Candidate* pa, const Candidate* pb) {
-        const Candidate& a = *pa;
-        const Candidate& b = *pb;
-        return std::tie(a.instance->provider,
-                        a.instance->id,
-                        a.count,
-                        a.pricing,
-                        a.preferred_by,
-                        a.warnings,
-                        a.total_micros,
-                        a.row->region) < std::tie(b.instance->provider,
-                                                  b.instance->id,
-                                                  b.count,
-                                                  b.pricing,
-                                                  b.preferred_by,
-                                                  b.warnings,
-                                                  b.total_micros,
-                                                  b.row->region);
-    });
-    std::vector<Candidate> merged;
-    for (Candidate* next : order) {
-        Candidate& c = *next;
-        if (!merged.empty()) {
-            Candidate& last = merged.back();
-            // Regions merge only where the rules see them alike (a rule may prefer a region).
-            if (last.instance == c.instance && last.count == c.count && last.pricing == c.pricing &&
-                last.preferred_by == c.preferred_by && last.warnings == c.warnings) {
-                last.also_in.emplace_back(c.row->region, c.total_micros);
-                continue;
-            }
-        }
-        merged.push_back(std::move(c));
-    }
-    return merged;
-}
-
-void mark_pareto(std::vector<Candidate>& candidates) {
-    std::vector<std::size_t> order(candidates.size());
+std::vector<Group> merge_regions(const std::vector<Option>& options, bool merge) {
+    std::vector<std::size_t> order(options.size());
     for (std::size_t i = 0; i < order.size(); ++i) {
         order[i] = i;
     }
-    // By cost, then speed: a candidate is on the front when it is faster than every cheaper one.
+    std::vector<Group> groups;
+    if (!merge) {
+        for (const std::size_t i : order) {
+            groups.push_back({i, {}, false});
+        }
+        return groups;
+    }
+    // Within a group, cheapest first, then by region; groups apart in any order (ranking
+    // sorts them with full tie-breakers).
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return std::tuple(candidates[a].total_micros, speed_key(candidates[a])) <
-               std::tuple(candidates[b].total_micros, speed_key(candidates[b]));
+        const Option& x = options[a];
+        const Option& y = options[b];
+        return std::tie(x.instance, x.count, x.pricing, x.tags, x.total_micros, x.row->region) <
+               std::tie(y.instance, y.count, y.pricing, y.tags, y.total_micros, y.row->region);
+    });
+    for (const std::size_t i : order) {
+        const Option& o = options[i];
+        if (!groups.empty()) {
+            const Option& last = options[groups.back().best];
+            // Regions merge only where the rules see them alike (a rule may prefer a region).
+            if (last.instance == o.instance && last.count == o.count && last.pricing == o.pricing &&
+                last.tags == o.tags) {
+                groups.back().others.push_back(i);
+                continue;
+            }
+        }
+        groups.push_back({i, {}, false});
+    }
+    return groups;
+}
+
+void mark_pareto(const std::vector<Option>& options, std::vector<Group>& groups) {
+    std::vector<Group*> order;
+    order.reserve(groups.size());
+    for (Group& g : groups) {
+        order.push_back(&g);
+    }
+    // By cost, then speed: a group is on the front when it is faster than every cheaper one.
+    std::sort(order.begin(), order.end(), [&](const Group* a, const Group* b) {
+        const Option& x = options[a->best];
+        const Option& y = options[b->best];
+        return std::tuple(x.total_micros, speed_key(x)) < std::tuple(y.total_micros, speed_key(y));
     });
     double best = std::numeric_limits<double>::infinity();
-    for (const std::size_t i : order) {
-        const double speed = speed_key(candidates[i]);
+    for (Group* g : order) {
+        const double speed = speed_key(options[g->best]);
         if (speed < best) {
-            candidates[i].pareto = true;
+            g->pareto = true;
             best = speed;
         }
     }
 }
 
-void rank_candidates(std::vector<Candidate>& candidates, bool by_time) {
-    std::sort(candidates.begin(), candidates.end(), [&](const Candidate& a, const Candidate& b) {
-        const auto key = [&](const Candidate& c) {
-            return std::tuple(-c.score,
-                              by_time ? speed_key(c) : 0.0,
-                              c.total_micros,
-                              speed_key(c),
-                              c.instance->provider,
-                              c.instance->id,
-                              c.count,
-                              c.pricing,
-                              c.row->region);
-        };
+void rank_groups(const std::vector<Option>& options, std::vector<Group>& groups, bool by_time) {
+    const auto key = [&](const Group& g) {
+        const Option& o = options[g.best];
+        return std::tuple(-o.score,
+                          by_time ? speed_key(o) : 0.0,
+                          o.total_micros,
+                          speed_key(o),
+                          std::string_view(o.instance->provider),
+                          std::string_view(o.instance->id),
+                          o.count,
+                          o.pricing,
+                          std::string_view(o.row->region));
+    };
+    std::sort(groups.begin(), groups.end(), [&](const Group& a, const Group& b) {
         return key(a) < key(b);
     });
-    for (std::size_t i = 0; i < candidates.size(); ++i) {
-        candidates[i].rank = static_cast<int>(i + 1);
-    }
 }
 
 void explain_candidate(Candidate& c, const NormalizedWorkload& w) {

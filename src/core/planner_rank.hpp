@@ -1,22 +1,59 @@
-// The planner's second half: merging regions, the Pareto front, ranking, reasons.
+// The planner's second half: the compact options of its pass over every offer, merging
+// regions, the Pareto front, ranking, reasons.
 #pragma once
 
 #include "gpuadvisor/planner.hpp"
 
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpuadvisor {
 
-// One row per (instance type, count, pricing): the cheapest region, the others in `also_in`
-// (cheapest first).
-std::vector<Candidate> merge_regions(std::vector<Candidate> candidates);
+// One priced configuration, small and without words: the pass over every offer keeps these,
+// and makes full Candidates only of the ones it shows.
+struct Option {
+    const InstanceType* instance = nullptr;
+    const PriceRow* row = nullptr;
+    const Gpu* gpu = nullptr;
+    std::shared_ptr<const Estimate> estimate; // shared by the configuration's regions and plans
+    int count = 1;
+    std::string_view pricing;      // a plan's flag name, or "mix" (static strings)
+    Plan plan = Plan::on_demand;   // the plan when pricing names one
+    std::int64_t total_micros = 0; // in the constraints' currency
+    std::int64_t list_total_micros = 0;
+    std::int64_t per_hour_micros = 0;
+    std::optional<double> hours; // finite work: wall time, spot overhead included
+    double score = 0;            // the weights of the prefer rules it matches
+    std::uint32_t tags = 0;      // which RuleTags (an index into the planner's list)
+};
 
-// Marks the candidates no other beats on both cost and time (finite work) or cost and
-// latency (serving).
-void mark_pareto(std::vector<Candidate>& candidates);
+// What the rules said of an option: the prefer rules it matches, the warn rules that name it.
+struct RuleTags {
+    std::vector<std::string> preferred_by; // rule ids
+    std::vector<std::string> warnings;     // "id: message"
+};
 
-// Rule-preferred first (higher score), then by total cost (or time); ranks from 1.
-void rank_candidates(std::vector<Candidate>& candidates, bool by_time);
+// A row of the answer: an option, with the other regions merged into it.
+struct Group {
+    std::size_t best = 0;            // the cheapest region's option
+    std::vector<std::size_t> others; // the other regions' options, cheapest first
+    bool pareto = false;             // on the cost-time (or cost-latency) front
+};
+
+// One group per (instance type, count, pricing, rule tags): the cheapest region and the
+// others; with merge false, one group per option.
+std::vector<Group> merge_regions(const std::vector<Option>& options, bool merge);
+
+// Marks the groups no other beats on both cost and time (finite work) or cost and latency
+// (serving).
+void mark_pareto(const std::vector<Option>& options, std::vector<Group>& groups);
+
+// Rule-preferred first (higher score), then by total cost (or time), with full tie-breakers.
+void rank_groups(const std::vector<Option>& options, std::vector<Group>& groups, bool by_time);
 
 // One line per reason a candidate was chosen: fit, time or throughput, rules, plan.
 void explain_candidate(Candidate& candidate, const NormalizedWorkload& workload);
