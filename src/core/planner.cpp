@@ -1,6 +1,7 @@
 #include "gpuadvisor/planner.hpp"
 
 #include "gpuadvisor/units.hpp"
+#include "planner_internal.hpp"
 #include "planner_rank.hpp"
 
 #include <fmt/format.h>
@@ -14,10 +15,7 @@
 
 namespace gpuadvisor {
 
-namespace {
-
-constexpr int k_default_max_instances = 64;
-constexpr double k_max_gpus = 4096;
+namespace planner_detail {
 
 bool slice(const InstanceType& instance) {
     return instance.gpu_count < 1;
@@ -118,101 +116,13 @@ bool gpu_named(const std::vector<std::string>& names, const Catalog& catalog, co
            });
 }
 
-// A configuration that misses the deadline: only what its rejection and the no-fit
-// explanation use (on a large catalog most configurations end here).
-struct Late {
-    const InstanceType* instance = nullptr;
-    const PriceRow* row = nullptr;
-    int count = 0;
-    std::string pricing;
-    std::optional<double> hours;
-    std::int64_t total_micros = 0;
-};
-
-class Planner {
-  public:
-    explicit Planner(const PlanInput& in)
-        : m_in(in), m_w(*in.workload), m_c(in.constraints),
-          m_workload_facts(workload_facts(m_w, *in.requirements, m_c.interruptible)),
-          m_quiet(in.pricing) {
-        m_quiet.explain = m_c.auto_mix; // a mix is chosen from its quotes: keep them whole
-    }
-
-    PlanResult run();
-
-  private:
-    void fire_rules();
-    void instance_type(const InstanceType& instance, const Gpu& gpu);
-    std::vector<int> counts(const InstanceType& instance, const Gpu& gpu);
-    void configuration(const InstanceType& instance, const Gpu& gpu, int count);
-    void offer(const InstanceType& instance,
-               const Gpu& gpu,
-               int count,
-               const std::shared_ptr<const Estimate>& e,
-               const Facts& configuration,
-               const PriceRow& row);
-    void keep(Option o, Facts& facts);
-    std::uint32_t tags_of(const std::vector<std::uint32_t>& matched);
-    std::shared_ptr<const Estimate>
-    estimate_on(const InstanceType& instance, const Gpu& gpu, int count);
-    const Rule* unmet_requirement(const Facts& facts);
-    void keep_late(Late late, Facts& facts);
-    Usage usage_for(int count, const Estimate& e) const;
-    Quote full_quote(const Option& o) const;
-    Candidate candidate_of(const Group& group) const;
-    // Counted always; listed with its reason (a string, or a function that words it) only
-    // when asked: on a large catalog most configurations are rejected, and words cost.
-    template <class Reason>
-    void reject(const InstanceType& instance,
-                std::string_view region,
-                int count,
-                std::string_view code,
-                Reason&& reason) {
-        const auto counted = m_result.rejected_by_code.find(code);
-        if (counted != m_result.rejected_by_code.end()) {
-            ++counted->second;
-        } else {
-            m_result.rejected_by_code.emplace(std::string(code), 1);
-        }
-        if (!m_c.list_rejections) {
-            return;
-        }
-        std::string text;
-        if constexpr (std::is_invocable_v<Reason>) {
-            text = reason();
-        } else {
-            text = std::forward<Reason>(reason);
-        }
-        m_result.rejected.push_back(
-            {&instance, std::string(region), count, std::string(code), std::move(text)});
-    }
-    void explain_no_fit();
-    void physics_notes(const std::vector<Group>& groups);
-    int max_instances() const { return m_c.max_instances.value_or(k_default_max_instances); }
-    std::string money(std::int64_t micros) const {
-        const std::int64_t cents = (micros + 5'000) / 10'000; // costs are shown to the cent
-        return fmt::format("{} {}", format_micros(cents * 10'000, 2), m_c.currency);
-    }
-
-    const PlanInput& m_in;
-    const NormalizedWorkload& m_w;
-    const PlanConstraints& m_c;
-    Facts m_workload_facts;
-    PricingContext m_quiet; // m_in.pricing without the words, for the pass over every offer
-    std::vector<const Rule*> m_active; // rules whose `when` holds
-    std::map<const Rule*, int> m_rule_rejections;
-    std::vector<Option> m_feasible;
-    std::vector<Late> m_late; // priced, but past the deadline
-    // Estimates by hardware: instance types alike in GPU, count, NVLink and network (across
-    // providers and synthetic copies) are sized once.
-    std::map<std::tuple<const Gpu*, int, int, bool, double, bool, double>,
-             std::shared_ptr<const Estimate>>
-        m_estimates;
-    std::vector<Option> m_over_budget; // priced, but over the budget
-    std::vector<RuleTags> m_tags;      // the distinct tags options carry, by index
-    std::map<std::vector<std::uint32_t>, std::uint32_t> m_tag_index; // matched rules -> tags
-    PlanResult m_result;
-};
+Planner::Planner(const PlanInput& in)
+    : m_in(in), m_w(*in.workload), m_c(in.constraints),
+      m_workload_facts(workload_facts(m_w, *in.requirements, m_c.interruptible)),
+      m_quiet(in.pricing) {
+    // Every offer priced without words; the shown ones again with them (full_quote).
+    m_quiet.explain = false;
+}
 
 void Planner::fire_rules() {
     for (const Rule& rule : *m_in.rules) {
@@ -404,47 +314,6 @@ Usage Planner::usage_for(int count, const Estimate& e) const {
                                             0};
 }
 
-// A shown option's quote, priced again with its words: the same function on the same inputs,
-// so the same figures (checked).
-Quote Planner::full_quote(const Option& o) const {
-    const Offer offer{o.instance, o.row};
-    const Usage usage = usage_for(o.count, *o.estimate);
-    const std::vector<PlanShare> mix{{o.plan, 1}};
-    QuoteResult full = m_c.auto_mix
-                           ? cheapest_mix(offer, usage, m_c.interruptible ? 1 : 0, m_in.pricing)
-                           : price_offer(offer, usage, mix, m_in.pricing);
-    if (!full.quote) {
-        throw std::logic_error("a shown option could not be priced again: " + full.error);
-    }
-    return std::move(*full.quote);
-}
-
-// The full Candidate of a group to show: its words, its rules' tags, its other regions.
-Candidate Planner::candidate_of(const Group& group) const {
-    const Option& o = m_feasible[group.best];
-    Candidate c;
-    c.instance = o.instance;
-    c.row = o.row;
-    c.gpu = o.gpu;
-    c.count = o.count;
-    c.total_gpus = o.count * o.instance->gpu_count; // a fraction for vGPU slices
-    c.pricing = std::string(o.pricing);
-    c.quote = full_quote(o);
-    c.total_micros = o.total_micros;
-    c.list_total_micros = o.list_total_micros;
-    c.per_hour_micros = o.per_hour_micros;
-    c.estimate = o.estimate;
-    c.hours = o.hours;
-    c.score = o.score;
-    c.preferred_by = m_tags[o.tags].preferred_by;
-    c.warnings = m_tags[o.tags].warnings;
-    for (const std::size_t other : group.others) {
-        c.also_in.emplace_back(m_feasible[other].row->region, m_feasible[other].total_micros);
-    }
-    c.pareto = group.pareto;
-    return c;
-}
-
 void Planner::offer(const InstanceType& instance,
                     const Gpu& gpu,
                     int count,
@@ -576,168 +445,6 @@ std::uint32_t Planner::tags_of(const std::vector<std::uint32_t>& matched) {
     return it->second;
 }
 
-template <class Configuration> std::string describe_candidate(const Configuration& c) {
-    return fmt::format("{} x {} ({} {}, {})",
-                       c.count,
-                       c.instance->id,
-                       c.instance->provider,
-                       c.row->region,
-                       c.pricing);
-}
-
-template <class Configuration>
-const Configuration* cheapest(const std::vector<Configuration>& list) {
-    const auto it = std::min_element(list.begin(), list.end(), [](const auto& a, const auto& b) {
-        return a.total_micros < b.total_micros;
-    });
-    return it == list.end() ? nullptr : &*it;
-}
-
-std::string duration(double hours) {
-    const auto one_decimal = [](double x) {
-        return format_number(std::round(x * 10) / 10);
-    };
-    return hours >= 48 ? one_decimal(hours / 24) + " days" : one_decimal(hours) + " h";
-}
-
-template <class Configuration>
-const Configuration* fastest(const std::vector<const Configuration*>& list) {
-    const auto it = std::min_element(list.begin(), list.end(), [](const auto* a, const auto* b) {
-        return std::tuple(*a->hours, a->total_micros) < std::tuple(*b->hours, b->total_micros);
-    });
-    return it == list.end() ? nullptr : *it;
-}
-
-// Which constraint bound, and the nearest configurations on each side of it.
-void Planner::explain_no_fit() {
-    const auto& deadline = m_w.deadline_hours;
-    const std::optional<std::int64_t> budget =
-        m_w.budget
-            ? std::optional(static_cast<std::int64_t>(*m_w.budget * Money::k_micros_per_unit))
-            : std::nullopt;
-    std::vector<const Late*> late;
-    std::vector<const Late*> late_affordable;
-    for (const Late& c : m_late) {
-        late.push_back(&c);
-        if (!budget || c.total_micros <= *budget) {
-            late_affordable.push_back(&c);
-        }
-    }
-    std::vector<std::string> parts;
-    if (m_late.empty() && m_over_budget.empty()) { // neither deadline nor budget bound
-        std::vector<std::string> counts;
-        for (const auto& [code, n] : m_result.rejected_by_code) {
-            counts.push_back(fmt::format("{} {}", n, code));
-        }
-        parts.push_back(counts.empty()
-                            ? "no instance type matches the filters"
-                            : fmt::format("no configuration fits the workload and the constraints "
-                                          "(rejected: {}; see --explain)",
-                                          fmt::join(counts, ", ")));
-    } else if (deadline && budget) {
-        parts.push_back(fmt::format("no configuration meets the {} deadline under {}",
-                                    duration(*deadline),
-                                    money(*budget)));
-    } else if (deadline) {
-        parts.push_back(fmt::format("no configuration meets the {} deadline", duration(*deadline)));
-    } else if (budget) {
-        parts.push_back(fmt::format("no configuration costs less than {}", money(*budget)));
-    }
-    if (const auto* on_time = cheapest(m_over_budget)) {
-        parts.push_back(fmt::format("the cheapest that {} costs {} ({})",
-                                    deadline ? "meets the deadline" : "fits",
-                                    money(on_time->total_micros),
-                                    describe_candidate(*on_time)));
-    } else if (const auto* quick = fastest(late)) {
-        const bool instance_limit = quick->count >= max_instances();
-        parts.push_back(fmt::format(
-            "with at most {} the fastest takes {} ({}, {}){}",
-            instance_limit ? fmt::format("{} instances", max_instances())
-                           : fmt::format("{} GPUs", format_number(k_max_gpus)),
-            duration(*quick->hours),
-            describe_candidate(*quick),
-            money(quick->total_micros),
-            instance_limit ? ": raise --max-instances or relax --deadline" : ": relax --deadline"));
-    }
-    if (budget && deadline) {
-        if (const auto* quick = fastest(late_affordable)) {
-            parts.push_back(fmt::format("the fastest under budget takes {} ({}, {})",
-                                        duration(*quick->hours),
-                                        describe_candidate(*quick),
-                                        money(quick->total_micros)));
-        } else if (const auto* low = cheapest(m_late)) {
-            parts.push_back(fmt::format("nothing costs less than the budget: the cheapest costs "
-                                        "{} ({}, {})",
-                                        money(low->total_micros),
-                                        describe_candidate(*low),
-                                        duration(*low->hours)));
-        }
-    }
-    m_result.no_fit = fmt::format("{}", fmt::join(parts, "; "));
-}
-
-void Planner::physics_notes(const std::vector<Group>& groups) {
-    std::vector<const Option*> list; // the rows, in rank order
-    for (const Group& g : groups) {
-        list.push_back(&m_feasible[g.best]);
-    }
-    const Option* overall = nullptr;
-    for (const Option* o : list) {
-        if (overall == nullptr || o->total_micros < overall->total_micros) {
-            overall = o;
-        }
-    }
-    for (const Rule* rule : m_active) {
-        std::string note;
-        if (rule->effect == RuleEffect::require) {
-            const int n = m_rule_rejections[rule];
-            note = n > 0 ? fmt::format("rejected {} configuration(s)", n) : "rejected none";
-        } else if (rule->effect == RuleEffect::prefer) {
-            std::size_t inside = 0;
-            const Option* best_inside = nullptr;
-            for (const Option* o : list) {
-                const auto& preferred = m_tags[o->tags].preferred_by;
-                if (std::find(preferred.begin(), preferred.end(), rule->id) != preferred.end()) {
-                    ++inside;
-                    if (best_inside == nullptr || o->total_micros < best_inside->total_micros) {
-                        best_inside = o;
-                    }
-                }
-            }
-            if (best_inside == nullptr) {
-                note = "no configuration in this tier passes the checks: the ranking follows "
-                       "the sizing";
-                m_result.notes.push_back(fmt::format("Rule {} ({}) matched no configuration that "
-                                                     "fits and meets the constraints, so the "
-                                                     "ranking follows the sizing.",
-                                                     rule->id,
-                                                     rule->reason));
-            } else {
-                note = fmt::format("{} configuration(s) match", inside);
-                if (overall != nullptr && overall->total_micros < best_inside->total_micros) {
-                    m_result.notes.push_back(fmt::format(
-                        "Rule {}: the cheapest configuration, {}, is outside this tier and "
-                        "costs {} against {} for the best inside it ({}).",
-                        rule->id,
-                        describe_candidate(*overall),
-                        money(overall->total_micros),
-                        money(best_inside->total_micros),
-                        describe_candidate(*best_inside)));
-                }
-            }
-        } else if (rule->effect == RuleEffect::warn && !rule->candidate) {
-            m_result.warnings.push_back(rule->message);
-            note = rule->message;
-        } else {
-            note = rule->message;
-            if (rule->effect == RuleEffect::suggest) {
-                m_result.notes.push_back(rule->message);
-            }
-        }
-        m_result.rules.push_back({rule, note});
-    }
-}
-
 PlanResult Planner::run() {
     fire_rules();
     for (const InstanceType& instance : m_in.catalog->instances()) {
@@ -778,10 +485,10 @@ PlanResult Planner::run() {
     return std::move(m_result);
 }
 
-} // namespace
+} // namespace planner_detail
 
 PlanResult plan(const PlanInput& input) {
-    Planner planner(input);
+    planner_detail::Planner planner(input);
     return planner.run();
 }
 

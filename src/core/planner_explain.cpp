@@ -1,0 +1,217 @@
+#include "planner_internal.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <tuple>
+
+namespace gpuadvisor::planner_detail {
+
+// A shown option's quote, priced again with its words: the same function on the same inputs,
+// so the same figures (checked).
+Quote Planner::full_quote(const Option& o) const {
+    const Offer offer{o.instance, o.row};
+    const Usage usage = usage_for(o.count, *o.estimate);
+    const std::vector<PlanShare> mix{{o.plan, 1}};
+    QuoteResult full = m_c.auto_mix
+                           ? cheapest_mix(offer, usage, m_c.interruptible ? 1 : 0, m_in.pricing)
+                           : price_offer(offer, usage, mix, m_in.pricing);
+    if (!full.quote) {
+        throw std::logic_error("a shown option could not be priced again: " + full.error);
+    }
+    return std::move(*full.quote);
+}
+
+// The full Candidate of a group to show: its words, its rules' tags, its other regions.
+Candidate Planner::candidate_of(const Group& group) const {
+    const Option& o = m_feasible[group.best];
+    Candidate c;
+    c.instance = o.instance;
+    c.row = o.row;
+    c.gpu = o.gpu;
+    c.count = o.count;
+    c.total_gpus = o.count * o.instance->gpu_count; // a fraction for vGPU slices
+    c.pricing = std::string(o.pricing);
+    c.quote = full_quote(o);
+    c.total_micros = o.total_micros;
+    c.list_total_micros = o.list_total_micros;
+    c.per_hour_micros = o.per_hour_micros;
+    c.estimate = o.estimate;
+    c.hours = o.hours;
+    c.score = o.score;
+    c.preferred_by = m_tags[o.tags].preferred_by;
+    c.warnings = m_tags[o.tags].warnings;
+    for (const std::size_t other : group.others) {
+        c.also_in.emplace_back(m_feasible[other].row->region, m_feasible[other].total_micros);
+    }
+    c.pareto = group.pareto;
+    return c;
+}
+
+namespace {
+
+template <class Configuration> std::string describe_candidate(const Configuration& c) {
+    return fmt::format("{} x {} ({} {}, {})",
+                       c.count,
+                       c.instance->id,
+                       c.instance->provider,
+                       c.row->region,
+                       c.pricing);
+}
+
+template <class Configuration>
+const Configuration* cheapest(const std::vector<Configuration>& list) {
+    const auto it = std::min_element(list.begin(), list.end(), [](const auto& a, const auto& b) {
+        return a.total_micros < b.total_micros;
+    });
+    return it == list.end() ? nullptr : &*it;
+}
+
+std::string duration(double hours) {
+    const auto one_decimal = [](double x) {
+        return format_number(std::round(x * 10) / 10);
+    };
+    return hours >= 48 ? one_decimal(hours / 24) + " days" : one_decimal(hours) + " h";
+}
+
+template <class Configuration>
+const Configuration* fastest(const std::vector<const Configuration*>& list) {
+    const auto it = std::min_element(list.begin(), list.end(), [](const auto* a, const auto* b) {
+        return std::tuple(*a->hours, a->total_micros) < std::tuple(*b->hours, b->total_micros);
+    });
+    return it == list.end() ? nullptr : *it;
+}
+
+} // namespace
+
+// Which constraint bound, and the nearest configurations on each side of it.
+void Planner::explain_no_fit() {
+    const auto& deadline = m_w.deadline_hours;
+    const std::optional<std::int64_t> budget =
+        m_w.budget
+            ? std::optional(static_cast<std::int64_t>(*m_w.budget * Money::k_micros_per_unit))
+            : std::nullopt;
+    std::vector<const Late*> late;
+    std::vector<const Late*> late_affordable;
+    for (const Late& c : m_late) {
+        late.push_back(&c);
+        if (!budget || c.total_micros <= *budget) {
+            late_affordable.push_back(&c);
+        }
+    }
+    std::vector<std::string> parts;
+    if (m_late.empty() && m_over_budget.empty()) { // neither deadline nor budget bound
+        std::vector<std::string> counts;
+        for (const auto& [code, n] : m_result.rejected_by_code) {
+            counts.push_back(fmt::format("{} {}", n, code));
+        }
+        parts.push_back(counts.empty()
+                            ? "no instance type matches the filters"
+                            : fmt::format("no configuration fits the workload and the constraints "
+                                          "(rejected: {}; see --explain)",
+                                          fmt::join(counts, ", ")));
+    } else if (deadline && budget) {
+        parts.push_back(fmt::format("no configuration meets the {} deadline under {}",
+                                    duration(*deadline),
+                                    money(*budget)));
+    } else if (deadline) {
+        parts.push_back(fmt::format("no configuration meets the {} deadline", duration(*deadline)));
+    } else if (budget) {
+        parts.push_back(fmt::format("no configuration costs less than {}", money(*budget)));
+    }
+    if (const auto* on_time = cheapest(m_over_budget)) {
+        parts.push_back(fmt::format("the cheapest that {} costs {} ({})",
+                                    deadline ? "meets the deadline" : "fits",
+                                    money(on_time->total_micros),
+                                    describe_candidate(*on_time)));
+    } else if (const auto* quick = fastest(late)) {
+        const bool instance_limit = quick->count >= max_instances();
+        parts.push_back(fmt::format(
+            "with at most {} the fastest takes {} ({}, {}){}",
+            instance_limit ? fmt::format("{} instances", max_instances())
+                           : fmt::format("{} GPUs", format_number(k_max_gpus)),
+            duration(*quick->hours),
+            describe_candidate(*quick),
+            money(quick->total_micros),
+            instance_limit ? ": raise --max-instances or relax --deadline" : ": relax --deadline"));
+    }
+    if (budget && deadline) {
+        if (const auto* quick = fastest(late_affordable)) {
+            parts.push_back(fmt::format("the fastest under budget takes {} ({}, {})",
+                                        duration(*quick->hours),
+                                        describe_candidate(*quick),
+                                        money(quick->total_micros)));
+        } else if (const auto* low = cheapest(m_late)) {
+            parts.push_back(fmt::format("nothing costs less than the budget: the cheapest costs "
+                                        "{} ({}, {})",
+                                        money(low->total_micros),
+                                        describe_candidate(*low),
+                                        duration(*low->hours)));
+        }
+    }
+    m_result.no_fit = fmt::format("{}", fmt::join(parts, "; "));
+}
+
+void Planner::physics_notes(const std::vector<Group>& groups) {
+    std::vector<const Option*> list; // the rows, in rank order
+    for (const Group& g : groups) {
+        list.push_back(&m_feasible[g.best]);
+    }
+    const Option* overall = nullptr;
+    for (const Option* o : list) {
+        if (overall == nullptr || o->total_micros < overall->total_micros) {
+            overall = o;
+        }
+    }
+    for (const Rule* rule : m_active) {
+        std::string note;
+        if (rule->effect == RuleEffect::require) {
+            const int n = m_rule_rejections[rule];
+            note = n > 0 ? fmt::format("rejected {} configuration(s)", n) : "rejected none";
+        } else if (rule->effect == RuleEffect::prefer) {
+            std::size_t inside = 0;
+            const Option* best_inside = nullptr;
+            for (const Option* o : list) {
+                const auto& preferred = m_tags[o->tags].preferred_by;
+                if (std::find(preferred.begin(), preferred.end(), rule->id) != preferred.end()) {
+                    ++inside;
+                    if (best_inside == nullptr || o->total_micros < best_inside->total_micros) {
+                        best_inside = o;
+                    }
+                }
+            }
+            if (best_inside == nullptr) {
+                note = "no configuration in this tier passes the checks: the ranking follows "
+                       "the sizing";
+                m_result.notes.push_back(fmt::format("Rule {} ({}) matched no configuration that "
+                                                     "fits and meets the constraints, so the "
+                                                     "ranking follows the sizing.",
+                                                     rule->id,
+                                                     rule->reason));
+            } else {
+                note = fmt::format("{} configuration(s) match", inside);
+                if (overall != nullptr && overall->total_micros < best_inside->total_micros) {
+                    m_result.notes.push_back(fmt::format(
+                        "Rule {}: the cheapest configuration, {}, is outside this tier and "
+                        "costs {} against {} for the best inside it ({}).",
+                        rule->id,
+                        describe_candidate(*overall),
+                        money(overall->total_micros),
+                        money(best_inside->total_micros),
+                        describe_candidate(*best_inside)));
+                }
+            }
+        } else if (rule->effect == RuleEffect::warn && !rule->candidate) {
+            m_result.warnings.push_back(rule->message);
+            note = rule->message;
+        } else {
+            note = rule->message;
+            if (rule->effect == RuleEffect::suggest) {
+                m_result.notes.push_back(rule->message);
+            }
+        }
+        m_result.rules.push_back({rule, note});
+    }
+}
+
+} // namespace gpuadvisor::planner_detail

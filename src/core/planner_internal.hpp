@@ -1,0 +1,118 @@
+// The planner's state and steps, shared by planner.cpp (the pass over every offer, the
+// ranking) and planner_explain.cpp (the words: full quotes, notes, why nothing fits).
+#pragma once
+
+#include "gpuadvisor/planner.hpp"
+#include "gpuadvisor/rules.hpp"
+#include "gpuadvisor/units.hpp"
+#include "planner_rank.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+namespace gpuadvisor::planner_detail {
+
+constexpr int k_default_max_instances = 64;
+constexpr double k_max_gpus = 4096;
+
+// A configuration that misses the deadline: only what its rejection and the no-fit
+// explanation use (on a large catalog most configurations end here).
+struct Late {
+    const InstanceType* instance = nullptr;
+    const PriceRow* row = nullptr;
+    int count = 0;
+    std::string pricing;
+    std::optional<double> hours;
+    std::int64_t total_micros = 0;
+};
+
+class Planner {
+  public:
+    explicit Planner(const PlanInput& in);
+
+    PlanResult run();
+
+  private:
+    void fire_rules();
+    void instance_type(const InstanceType& instance, const Gpu& gpu);
+    std::vector<int> counts(const InstanceType& instance, const Gpu& gpu);
+    void configuration(const InstanceType& instance, const Gpu& gpu, int count);
+    void offer(const InstanceType& instance,
+               const Gpu& gpu,
+               int count,
+               const std::shared_ptr<const Estimate>& e,
+               const Facts& configuration,
+               const PriceRow& row);
+    void keep(Option o, Facts& facts);
+    std::uint32_t tags_of(const std::vector<std::uint32_t>& matched);
+    std::shared_ptr<const Estimate>
+    estimate_on(const InstanceType& instance, const Gpu& gpu, int count);
+    const Rule* unmet_requirement(const Facts& facts);
+    void keep_late(Late late, Facts& facts);
+    Usage usage_for(int count, const Estimate& e) const;
+    Quote full_quote(const Option& o) const;
+    Candidate candidate_of(const Group& group) const;
+    // Counted always; listed with its reason (a string, or a function that words it) only
+    // when asked: on a large catalog most configurations are rejected, and words cost.
+    template <class Reason>
+    void reject(const InstanceType& instance,
+                std::string_view region,
+                int count,
+                std::string_view code,
+                Reason&& reason) {
+        const auto counted = m_result.rejected_by_code.find(code);
+        if (counted != m_result.rejected_by_code.end()) {
+            ++counted->second;
+        } else {
+            m_result.rejected_by_code.emplace(std::string(code), 1);
+        }
+        if (!m_c.list_rejections) {
+            return;
+        }
+        std::string text;
+        if constexpr (std::is_invocable_v<Reason>) {
+            text = reason();
+        } else {
+            text = std::forward<Reason>(reason);
+        }
+        m_result.rejected.push_back(
+            {&instance, std::string(region), count, std::string(code), std::move(text)});
+    }
+    void explain_no_fit();
+    void physics_notes(const std::vector<Group>& groups);
+    int max_instances() const { return m_c.max_instances.value_or(k_default_max_instances); }
+    std::string money(std::int64_t micros) const {
+        const std::int64_t cents = (micros + 5'000) / 10'000; // costs are shown to the cent
+        return fmt::format("{} {}", format_micros(cents * 10'000, 2), m_c.currency);
+    }
+
+    const PlanInput& m_in;
+    const NormalizedWorkload& m_w;
+    const PlanConstraints& m_c;
+    Facts m_workload_facts;
+    PricingContext m_quiet; // m_in.pricing without the words, for the pass over every offer
+    std::vector<const Rule*> m_active; // rules whose `when` holds
+    std::map<const Rule*, int> m_rule_rejections;
+    std::vector<Option> m_feasible;
+    std::vector<Late> m_late; // priced, but past the deadline
+    // Estimates by hardware: instance types alike in GPU, count, NVLink and network (across
+    // providers and synthetic copies) are sized once.
+    std::map<std::tuple<const Gpu*, int, int, bool, double, bool, double>,
+             std::shared_ptr<const Estimate>>
+        m_estimates;
+    std::vector<Option> m_over_budget; // priced, but over the budget
+    std::vector<RuleTags> m_tags;      // the distinct tags options carry, by index
+    std::map<std::vector<std::uint32_t>, std::uint32_t> m_tag_index; // matched rules -> tags
+    PlanResult m_result;
+};
+
+} // namespace gpuadvisor::planner_detail
