@@ -130,18 +130,28 @@ break_even(const Offer& offer, Plan plan, const PricingContext& context, Quote& 
 }
 
 // The tiers a usage is priced in: itself when flat, else the baseline and the bursts.
-std::vector<std::pair<std::string, Usage>> tiers(const Usage& usage) {
+// One flat tier, or a baseline and a burst: never more than two (and no allocation: the
+// planner prices every offer).
+struct TierList {
+    std::array<std::pair<std::string_view, Usage>, 2> items;
+    std::size_t count = 0;
+    const std::pair<std::string_view, Usage>* begin() const { return items.data(); }
+    const std::pair<std::string_view, Usage>* end() const { return items.data() + count; }
+};
+
+TierList tiers(const Usage& usage) {
     if (!usage.tiered()) {
         Usage flat = usage;
         if (usage.baseline >= usage.instances) {
             flat.utilization = 1; // all baseline: always on
         }
         flat.baseline = 0;
-        return {{"", flat}};
+        return {{{{"", flat}, {}}}, 1};
     }
-    return {{"baseline", Usage{usage.baseline, usage.period_hours, 1, 0}},
-            {"burst",
-             Usage{usage.instances - usage.baseline, usage.period_hours, usage.utilization, 0}}};
+    return {{{{"baseline", Usage{usage.baseline, usage.period_hours, 1, 0}},
+              {"burst",
+               Usage{usage.instances - usage.baseline, usage.period_hours, usage.utilization, 0}}}},
+            2};
 }
 
 // Adds both totals (paid and list) to a quote's; false when either overflows.
@@ -157,7 +167,7 @@ bool add_totals(Quote& whole, std::int64_t total, std::int64_t list_total) {
 }
 
 // Adds a tier's quote to the whole; false when the total overflows.
-bool add_tier(Quote& whole, Quote tier, const std::string& name) {
+bool add_tier(Quote& whole, Quote tier, std::string_view name) {
     if (whole.parts.empty() && name.empty()) {
         whole.parts = std::move(tier.parts); // one flat tier: its parts as they are
         return add_totals(whole, tier.total_micros, tier.list_total_micros);

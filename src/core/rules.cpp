@@ -53,14 +53,24 @@ constexpr std::array<FieldInfo, 34> k_fields{{
     {"scaling_efficiency", S::candidate, T::number, "the estimate's scaling efficiency, 0-1"},
 }};
 
+// ASCII case-insensitive equality, without copies (rules test every configuration).
+bool same_ignoring_case(std::string_view a, std::string_view b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
+        const auto lower = [](char c) {
+            return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c;
+        };
+        return lower(x) == lower(y);
+    });
+}
+
 bool family_match(std::string_view value, std::string_view name) {
-    const std::string v = to_lower(value);
-    const std::string n = to_lower(name);
-    return v == n || (v.size() > n.size() && v.starts_with(n) && v[n.size()] == '-');
+    return same_ignoring_case(value, name) ||
+           (value.size() > name.size() && same_ignoring_case(value.substr(0, name.size()), name) &&
+            value[name.size()] == '-');
 }
 
 bool text_equals(std::string_view field, const std::string& value, const std::string& name) {
-    return field == "gpu" ? family_match(value, name) : to_lower(value) == to_lower(name);
+    return field == "gpu" ? family_match(value, name) : same_ignoring_case(value, name);
 }
 
 bool compare(const Condition& c, double x) {
