@@ -287,6 +287,9 @@ std::vector<PricedPlan> priced_plans(const Offer& offer,
     }
     std::optional<std::int64_t> on_demand;
     for (const Plan plan : plans) {
+        if (!offer.prices->price(plan) && !pricing.estimate_missing) {
+            continue; // not sold there, and not to be estimated (most rows lack a term plan)
+        }
         const std::vector<PlanShare> mix{{plan, 1}};
         auto q = keep(price_offer(offer, usage, mix, pricing));
         if (!q) {
@@ -338,7 +341,7 @@ void Planner::offer(const InstanceType& instance,
     Facts facts(&configuration);
     facts.reserve(3);
     facts.set("region", row.region);
-    facts.set("country", m_in.catalog->country_of(instance.provider, row.region));
+    facts.set("country", country(instance, row));
     for (const auto& [name, plan, quote] : plans) {
         const auto total = m_in.fx->convert(quote.total_micros, quote.currency, m_c.currency);
         const auto list = m_in.fx->convert(quote.list_total_micros, quote.currency, m_c.currency);
@@ -373,6 +376,18 @@ void Planner::offer(const InstanceType& instance,
         o.hours = run_hours;
         keep(std::move(o), facts);
     }
+}
+
+// A row's country, looked up once per instance type (not once per count and row).
+const std::string& Planner::country(const InstanceType& instance, const PriceRow& row) {
+    if (m_countries_of != &instance) {
+        m_countries_of = &instance;
+        m_countries.clear();
+        for (const PriceRow& each : instance.regions) {
+            m_countries.push_back(m_in.catalog->country_of(instance.provider, each.region));
+        }
+    }
+    return m_countries[static_cast<std::size_t>(&row - instance.regions.data())];
 }
 
 // The first `require` rule the configuration fails (counted), or nullptr.

@@ -53,6 +53,7 @@ class Planner {
                const Facts& configuration,
                const PriceRow& row);
     void keep(Option o, Facts& facts);
+    const std::string& country(const InstanceType& instance, const PriceRow& row);
     std::uint32_t tags_of(const std::vector<std::uint32_t>& matched);
     std::shared_ptr<const Estimate>
     estimate_on(const InstanceType& instance, const Gpu& gpu, int count);
@@ -112,6 +113,8 @@ class Planner {
     std::vector<Option> m_over_budget; // priced, but over the budget
     std::vector<RuleTags> m_tags;      // the distinct tags options carry, by index
     std::map<std::vector<std::uint32_t>, std::uint32_t> m_tag_index; // matched rules -> tags
+    const InstanceType* m_countries_of = nullptr;                    // whose rows m_countries holds
+    std::vector<std::string> m_countries;
     PlanResult m_result;
 };
 
