@@ -56,19 +56,24 @@ CatalogSources catalog_sources(const GlobalOptions& global) {
     return sources;
 }
 
-std::optional<Catalog>
-load_active_catalog(const GlobalOptions& global, std::string_view command, Io& io) {
+const Catalog* load_active_catalog(const GlobalOptions& global, std::string_view command, Io& io) {
+    // Kept until the process ends and not freed then: the command's output is the last thing
+    // the process does, and freeing a million offers would add a fifth of a second to it. A
+    // second load in the same process (tests, fuzzing) frees the first.
+    static Catalog* active = nullptr;
     CatalogLoad load = load_catalog(catalog_sources(global));
     if (load.diagnostics.has_errors()) {
         fail(command, load.diagnostics, k_exit_input, io);
-        return std::nullopt;
+        return nullptr;
     }
     if (load.diagnostics.warning_count() > 0 && !io.quiet) {
         io.err << fmt::format("gpuadvisor: note: {} warning(s) in the catalog files; "
                               "'gpuadvisor catalog validate' shows them\n",
                               load.diagnostics.warning_count());
     }
-    return std::move(load.catalog);
+    delete active;
+    active = new Catalog(std::move(load.catalog));
+    return active;
 }
 
 std::vector<std::string> split_list(const std::vector<std::string>& values) {

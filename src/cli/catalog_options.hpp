@@ -14,10 +14,10 @@ namespace gpuadvisor::cli {
 // GPUADVISOR_CATALOG paths first, then --catalog ones, in order.
 CatalogSources catalog_sources(const GlobalOptions& global);
 
-// Loads the active catalog; on errors prints them (JSON too with -o json) and returns nullopt:
-// the command then exits with k_exit_input.
-std::optional<Catalog>
-load_active_catalog(const GlobalOptions& global, std::string_view command, Io& io);
+// Loads the active catalog; on errors prints them (JSON too with -o json) and returns nullptr:
+// the command then exits with k_exit_input. The catalog lives until the next load or the end
+// of the process.
+const Catalog* load_active_catalog(const GlobalOptions& global, std::string_view command, Io& io);
 
 // True if data/fx.yaml has a rate for `currency` (empty: none asked for); else prints a usage
 // error naming --currency and the known codes (the command exits k_exit_usage).
