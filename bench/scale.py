@@ -64,13 +64,14 @@ def size_value(text):
 GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
 
 
-def run_once(argv, env):
-    """Wall seconds and peak RSS (MiB) of one process; its exit code and stderr.
-
-    Peak RSS comes from GNU time when it is there: a child forked from Python starts with
-    Python's own RSS as its high-water mark, so wait4's figure has a floor of about 14 MB."""
+def run_once(argv, env, rss=False):
+    """Wall seconds of one process (and its peak RSS in MiB when asked), its exit code and
+    stderr. Timed runs are not wrapped; the peak RSS comes from one more run under GNU time
+    when it is there (a child forked from Python starts with Python's own RSS as its
+    high-water mark, so wait4's figure has a floor of about 14 MB)."""
     with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss_file:
-        wrapped = [GNU_TIME, "-f", "%M", "-o", rss_file.name] + argv if GNU_TIME else argv
+        wrapped = ([GNU_TIME, "-f", "%M", "-o", rss_file.name] + argv
+                   if rss and GNU_TIME else argv)
         start = time.perf_counter()
         process = subprocess.Popen(wrapped, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                    env=env)
@@ -78,20 +79,27 @@ def run_once(argv, env):
         _, status, usage = os.wait4(process.pid, 0)
         elapsed = time.perf_counter() - start
         rss_kb = usage.ru_maxrss
-        if GNU_TIME:
+        if rss and GNU_TIME:
             lines = rss_file.read().split()
             rss_kb = int(lines[-1]) if lines and lines[-1].isdigit() else rss_kb
         return elapsed, rss_kb / 1024, os.waitstatus_to_exitcode(status), err
 
 
 def measure(argv, env, runs, allowed=(0,)):
-    times, peak = [], 0.0
+    """Median wall time in ms of `runs` runs, and the peak RSS of one more (of the one run
+    itself when runs is 1: a few ms of GNU time against seconds)."""
+    if runs == 1:
+        elapsed, peak, code, err = run_once(argv, env, rss=True)
+        if code not in allowed:
+            raise SystemExit(f"bench: {' '.join(map(str, argv))} exited {code}:\n{err[:2000]}")
+        return elapsed * 1000, peak
+    times = []
     for _ in range(runs):
-        elapsed, rss, code, err = run_once(argv, env)
+        elapsed, _, code, err = run_once(argv, env)
         if code not in allowed:
             raise SystemExit(f"bench: {' '.join(map(str, argv))} exited {code}:\n{err[:2000]}")
         times.append(elapsed)
-        peak = max(peak, rss)
+    _, peak, _, _ = run_once(argv, env, rss=True)
     return statistics.median(times) * 1000, peak
 
 
