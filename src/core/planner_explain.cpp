@@ -16,8 +16,11 @@ Quote Planner::full_quote(const Option& o) const {
     QuoteResult full = m_c.auto_mix
                            ? cheapest_mix(offer, usage, m_c.interruptible ? 1 : 0, m_in.pricing)
                            : price_offer(offer, usage, mix, m_in.pricing);
-    if (!full.quote) {
-        throw std::logic_error("a shown option could not be priced again: " + full.error);
+    const auto total =
+        full.quote ? m_in.fx->convert(full.quote->total_micros, full.quote->currency, m_c.currency)
+                   : std::nullopt;
+    if (!total || *total != o.total_micros) { // the pass over every offer priced it otherwise
+        throw std::logic_error("a shown option priced again gives another total: " + full.error);
     }
     return std::move(*full.quote);
 }
