@@ -39,26 +39,12 @@ const Catalog& builtin_catalog() {
 
 CatalogLoad
 load_catalog(const CatalogSources& sources, const CheckOptions& checks, const LoadLimits& limits) {
-    const Catalog* base = sources.include_builtin ? &builtin_catalog() : nullptr;
-    const std::string_view base_name = sources.include_builtin ? "builtin" : "none";
-    const std::vector<std::string> files = list_catalog_files(sources.paths);
-    std::optional<std::vector<FileStamp>> stamps;
-    if (!sources.cache.dir.empty()) {
-        stamps = stamp_files(files, limits);
-    }
-    CatalogLoad load;
-    if (auto cached = stamps ? cached_catalog(sources.cache, base_name, *stamps, checks, limits)
-                             : std::nullopt) {
-        load.catalog = std::move(*cached);
-        load.files = files;
-    } else {
-        load = load_catalog_over(base, sources.paths, checks, limits, sources.cache);
-        // Kept only for a clean load of files that did not change while they were read.
-        if (stamps && load.diagnostics.items().empty() && load.diagnostics.dropped() == 0 &&
-            load.files == files && stamp_files(files, limits) == stamps) {
-            store_catalog(sources.cache, base_name, *stamps, checks, limits, load.catalog);
-        }
-    }
+    CatalogLoad load = load_through_cache(sources.include_builtin ? &builtin_catalog() : nullptr,
+                                          sources.include_builtin ? "builtin" : "none",
+                                          sources.paths,
+                                          checks,
+                                          limits,
+                                          sources.cache);
     if (sources.include_builtin) {
         load.files.insert(load.files.begin(), "builtin:data/catalog");
     }

@@ -2,7 +2,6 @@
 
 #include "catalog_binary.hpp"
 #include "content_hash.hpp"
-#include "yaml_reader.hpp"
 
 #include <fmt/format.h>
 
@@ -24,21 +23,21 @@ constexpr std::string_view k_entry_magic = "GPUADVK1";
 
 // What an entry must match to be used: the build, the path as given (positions name it), the
 // limits, and the file's size and content hash.
-std::string entry_header(const std::string& path, std::string_view text, const LoadLimits& limits) {
+std::string entry_header(const FileStamp& file, const LoadLimits& limits) {
     return fmt::format("{}\n{}\n{}\n{} {} {} {}\n{} {:016x}\n",
                        k_entry_magic,
                        GPUADVISOR_DECODER_ID,
-                       path,
+                       file.path,
                        limits.max_file_bytes,
                        limits.max_depth,
                        limits.max_nodes,
                        limits.max_scalar_bytes,
-                       text.size(),
-                       xxh64(text));
+                       file.size,
+                       file.hash);
 }
 
-bool usable(const FileCache& cache, std::string_view text) {
-    return !cache.dir.empty() && text.size() >= cache.min_bytes;
+bool usable(const FileCache& cache, std::uint64_t size) {
+    return !cache.dir.empty() && size >= cache.min_bytes;
 }
 
 struct FileCloser {
@@ -133,18 +132,8 @@ std::uint64_t total_size(const std::vector<FileStamp>& files) {
 
 } // namespace
 
-std::optional<std::vector<FileStamp>> stamp_files(const std::vector<std::string>& files,
-                                                  const LoadLimits& limits) {
-    std::vector<FileStamp> stamps;
-    for (const std::string& path : files) {
-        Diagnostics ignored;
-        const auto text = read_file_capped(path, limits, ignored);
-        if (!text) {
-            return std::nullopt;
-        }
-        stamps.push_back({path, text->size(), xxh64(*text)});
-    }
-    return stamps;
+FileStamp stamp_of(const std::string& path, std::string_view text) {
+    return {path, text.size(), xxh64(text)};
 }
 
 std::optional<Catalog> cached_catalog(const FileCache& cache,
@@ -153,7 +142,7 @@ std::optional<Catalog> cached_catalog(const FileCache& cache,
                                       const CheckOptions& checks,
                                       const LoadLimits& limits) {
     const std::uint64_t size = total_size(files);
-    if (cache.dir.empty() || files.empty() || size < cache.min_bytes) {
+    if (files.empty() || !usable(cache, size)) {
         return std::nullopt;
     }
     const std::string header = set_header(base, files, checks, limits);
@@ -171,7 +160,7 @@ void store_catalog(const FileCache& cache,
                    const CheckOptions& checks,
                    const LoadLimits& limits,
                    const Catalog& catalog) {
-    if (cache.dir.empty() || files.empty() || total_size(files) < cache.min_bytes) {
+    if (files.empty() || !usable(cache, total_size(files))) {
         return;
     }
     write_entry(cache,
@@ -196,16 +185,14 @@ cache_entry_path(const FileCache& cache, const std::string& path, const LoadLimi
     return (std::filesystem::path(cache.dir) / fmt::format("{:016x}.bin", xxh64(key))).string();
 }
 
-std::optional<CatalogFragment> cached_fragment(const FileCache& cache,
-                                               const std::string& path,
-                                               std::string_view text,
-                                               const LoadLimits& limits) {
-    if (!usable(cache, text)) {
+std::optional<CatalogFragment>
+cached_fragment(const FileCache& cache, const FileStamp& file, const LoadLimits& limits) {
+    if (!usable(cache, file.size)) {
         return std::nullopt;
     }
     // A decoded file is never more than a few times its text; anything larger is corrupt.
-    const auto bytes = read_entry(cache_entry_path(cache, path, limits), 4 * text.size() + 4096);
-    const std::string header = entry_header(path, text, limits);
+    const auto bytes = read_entry(cache_entry_path(cache, file.path, limits), 4 * file.size + 4096);
+    const std::string header = entry_header(file, limits);
     if (!bytes || !bytes->starts_with(header)) {
         return std::nullopt;
     }
@@ -213,16 +200,15 @@ std::optional<CatalogFragment> cached_fragment(const FileCache& cache,
 }
 
 void store_fragment(const FileCache& cache,
-                    const std::string& path,
-                    std::string_view text,
+                    const FileStamp& file,
                     const LoadLimits& limits,
                     const CatalogFragment& fragment) {
-    if (!usable(cache, text)) {
+    if (!usable(cache, file.size)) {
         return;
     }
     write_entry(cache,
-                cache_entry_path(cache, path, limits),
-                entry_header(path, text, limits) + serialize_fragment(fragment));
+                cache_entry_path(cache, file.path, limits),
+                entry_header(file, limits) + serialize_fragment(fragment));
 }
 
 } // namespace gpuadvisor

@@ -14,32 +14,25 @@
 
 namespace gpuadvisor {
 
-// The fragment cached for this file's exact text, or nullopt (no cache, too small, missing,
-// stale or corrupt: the caller parses and stores a fresh one).
-std::optional<CatalogFragment> cached_fragment(const FileCache& cache,
-                                               const std::string& path,
-                                               std::string_view text,
-                                               const LoadLimits& limits);
-
-// Keeps a fragment that decoded without a diagnostic. Failing to write is not an error: the
-// cache only saves time.
-void store_fragment(const FileCache& cache,
-                    const std::string& path,
-                    std::string_view text,
-                    const LoadLimits& limits,
-                    const CatalogFragment& fragment);
-
-// A catalog file as read: its path, size and content hash.
+// A catalog file as read: its path, size and content hash (XXH64).
 struct FileStamp {
     std::string path;
     std::uint64_t size = 0;
     std::uint64_t hash = 0;
-    bool operator==(const FileStamp&) const = default;
 };
+FileStamp stamp_of(const std::string& path, std::string_view text);
 
-// Each file read and hashed; nullopt if one cannot be read (the load will say why).
-std::optional<std::vector<FileStamp>> stamp_files(const std::vector<std::string>& files,
-                                                  const LoadLimits& limits);
+// The fragment cached for the file so stamped, or nullopt (no cache, too small, missing,
+// stale or corrupt: the caller parses and stores a fresh one).
+std::optional<CatalogFragment>
+cached_fragment(const FileCache& cache, const FileStamp& file, const LoadLimits& limits);
+
+// Keeps a fragment that decoded without a diagnostic. Failing to write is not an error: the
+// cache only saves time.
+void store_fragment(const FileCache& cache,
+                    const FileStamp& file,
+                    const LoadLimits& limits,
+                    const CatalogFragment& fragment);
 
 // The whole merged catalog of a set of files over a base ("builtin" or "none"): kept when
 // the load had no diagnostic at all, used while every file, the base, the limits, the check
@@ -55,6 +48,16 @@ void store_catalog(const FileCache& cache,
                    const CheckOptions& checks,
                    const LoadLimits& limits,
                    const Catalog& catalog);
+
+// Reads, decodes, merges and checks like load_catalog_over, through both levels of the cache
+// (catalog_io.cpp). `base` names the base catalog for the set level ("builtin", "none");
+// empty: a base that cannot be named, and no set level.
+CatalogLoad load_through_cache(const Catalog* base_catalog,
+                               std::string_view base,
+                               const std::vector<std::string>& paths,
+                               const CheckOptions& checks,
+                               const LoadLimits& limits,
+                               const FileCache& cache);
 
 // Where the cache entry for a path lives (empty without a cache dir).
 std::string

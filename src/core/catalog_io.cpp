@@ -47,22 +47,26 @@ void load_text(const std::string& name,
     fragments.push_back(decode_catalog(document, diagnostics));
 }
 
+bool clean(const Diagnostics& diagnostics) {
+    return diagnostics.items().empty() && diagnostics.dropped() == 0;
+}
+
 // The same through the cache: a clean file's fragment is kept, and used while the file is
 // unchanged. A file with any diagnostic is parsed every time, so its report never goes stale.
-void load_text_cached(const std::string& name,
+void load_text_cached(const FileStamp& file,
                       std::string_view text,
                       const LoadLimits& limits,
                       const FileCache& cache,
                       std::vector<CatalogFragment>& fragments,
                       Diagnostics& diagnostics) {
-    if (auto cached = cached_fragment(cache, name, text, limits)) {
+    if (auto cached = cached_fragment(cache, file, limits)) {
         fragments.push_back(std::move(*cached));
         return;
     }
     Diagnostics own;
-    load_text(name, text, limits, fragments, own);
-    if (own.items().empty() && own.dropped() == 0) {
-        store_fragment(cache, name, text, limits, fragments.back());
+    load_text(file.path, text, limits, fragments, own);
+    if (clean(own)) {
+        store_fragment(cache, file, limits, fragments.back());
     }
     diagnostics.append(own);
 }
@@ -97,26 +101,54 @@ CatalogLoad load_catalog_over(const Catalog* base,
                               const CheckOptions& checks,
                               const LoadLimits& limits,
                               const FileCache& cache) {
+    return load_through_cache(base, {}, paths, checks, limits, cache);
+}
+
+CatalogLoad load_through_cache(const Catalog* base_catalog,
+                               std::string_view base,
+                               const std::vector<std::string>& paths,
+                               const CheckOptions& checks,
+                               const LoadLimits& limits,
+                               const FileCache& cache) {
     Diagnostics diagnostics;
-    std::vector<CatalogFragment> fragments;
     std::vector<std::string> files;
+    std::vector<std::optional<std::string>> texts; // each file read once, kept until decoded
     for (const std::string& path : paths) {
         for (const std::string& file : expand_path(path, diagnostics)) {
             files.push_back(file);
-            if (const auto text = read_file_capped(file, limits, diagnostics)) {
-                load_text_cached(file, *text, limits, cache, fragments, diagnostics);
-            }
+            texts.push_back(read_file_capped(file, limits, diagnostics));
         }
     }
-    if (fragments.empty() && !diagnostics.has_errors() && !checks.max_age_days && base != nullptr) {
-        // Nothing laid over the base, and no check that depends on options: the base as it is.
-        CatalogLoad load;
-        load.catalog = *base;
-        load.diagnostics = std::move(diagnostics);
-        load.files = std::move(files);
-        return load;
+    std::vector<FileStamp> stamps; // the bytes read, hashed once for both cache levels
+    if (!cache.dir.empty()) {
+        for (std::size_t i = 0; i < files.size(); ++i) {
+            stamps.push_back(texts[i] ? stamp_of(files[i], *texts[i]) : FileStamp{files[i]});
+        }
     }
-    return finish(base, std::move(fragments), std::move(files), std::move(diagnostics), checks);
+    const bool whole_set = !base.empty() && !stamps.empty() && !diagnostics.has_errors();
+    if (auto cached =
+            whole_set ? cached_catalog(cache, base, stamps, checks, limits) : std::nullopt) {
+        return {std::move(*cached), std::move(diagnostics), std::move(files)};
+    }
+    std::vector<CatalogFragment> fragments;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        if (texts[i]) {
+            const FileStamp file = stamps.empty() ? FileStamp{files[i]} : stamps[i];
+            load_text_cached(file, *texts[i], limits, cache, fragments, diagnostics);
+            texts[i].reset(); // its fragment holds it now: peak memory is one copy
+        }
+    }
+    if (fragments.empty() && !diagnostics.has_errors() && !checks.max_age_days &&
+        base_catalog != nullptr) {
+        // Nothing laid over the base, and no check that depends on options: the base as it is.
+        return {*base_catalog, std::move(diagnostics), std::move(files)};
+    }
+    CatalogLoad load = finish(
+        base_catalog, std::move(fragments), std::move(files), std::move(diagnostics), checks);
+    if (whole_set && clean(load.diagnostics)) {
+        store_catalog(cache, base, stamps, checks, limits, load.catalog);
+    }
+    return load;
 }
 
 CatalogLoad load_catalog_texts(std::span<const NamedText> texts,
