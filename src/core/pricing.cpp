@@ -70,6 +70,35 @@ const EstimateRule* estimate_rule_for(const Offer& offer, Plan plan, const Prici
     return nullptr;
 }
 
+// Reserved or subscribed instances are paid for whole terms whether they run or not: every
+// term the span touches.
+double whole_terms(const Usage& usage, double term) {
+    return std::max(1.0, std::ceil(usage.period_hours / term - 1e-9));
+}
+
+// How a part's billed quantity was reached, in words.
+std::string basis_of(const PricedPart& part, const Usage& usage, const SpotModel& spot) {
+    const auto shown = [](double value) {
+        return format_number(std::round(value * 1000) / 1000);
+    };
+    const double used = usage.used_instance_hours() * part.share;
+    if (const auto term = term_hours(part.plan)) {
+        const double terms = whole_terms(usage, *term);
+        return fmt::format("{} instance(s) x {} {} of {}",
+                           shown(part.instances),
+                           format_number(terms),
+                           terms == 1 ? "term" : "terms",
+                           part.plan == Plan::subscription_monthly ? "1 month"
+                                                                   : format_number(*term) + " h");
+    }
+    if (part.plan == Plan::spot) {
+        return fmt::format("{} instance-hours x (1 + {} interruption overhead)",
+                           shown(used),
+                           format_number(std::round(spot.overhead() * 1e6) / 1e6));
+    }
+    return fmt::format("{} instance-hours while running", shown(used));
+}
+
 PricedPart price_part(const PlanShare& share,
                       const Rate& rate,
                       const Usage& usage,
@@ -81,31 +110,17 @@ PricedPart price_part(const PlanShare& share,
     part.rate = rate;
     part.instances = usage.instances * share.share;
     const double used = usage.used_instance_hours() * share.share;
-    const auto shown = [](double value) {
-        return format_number(std::round(value * 1000) / 1000);
-    };
     if (const auto term = term_hours(share.plan)) {
-        // Reserved or subscribed instances are paid for whole terms whether they run or not:
-        // this share of the instances, for every term the span touches.
-        const double terms = std::max(1.0, std::ceil(usage.period_hours / *term - 1e-9));
+        // This share of the instances, for whole terms (a subscription bills months).
         const bool monthly = share.plan == Plan::subscription_monthly;
-        part.billed_quantity = part.instances * terms * (monthly ? 1 : *term);
-        part.basis = !explain ? std::string()
-                              : fmt::format("{} instance(s) x {} {} of {}",
-                                            shown(part.instances),
-                                            format_number(terms),
-                                            terms == 1 ? "term" : "terms",
-                                            monthly ? "1 month" : format_number(*term) + " h");
+        part.billed_quantity = part.instances * whole_terms(usage, *term) * (monthly ? 1 : *term);
     } else if (share.plan == Plan::spot) {
         part.billed_quantity = used * (1 + spot.overhead());
-        part.basis = !explain ? std::string()
-                              : fmt::format("{} instance-hours x (1 + {} interruption overhead)",
-                                            shown(used),
-                                            format_number(std::round(spot.overhead() * 1e6) / 1e6));
     } else {
         part.billed_quantity = used;
-        part.basis =
-            !explain ? std::string() : fmt::format("{} instance-hours while running", shown(used));
+    }
+    if (explain) {
+        part.basis = basis_of(part, usage, spot);
     }
     part.total_micros = multiply_money(rate.micros, part.billed_quantity).value_or(-1);
     part.list_total_micros = multiply_money(rate.list_micros, part.billed_quantity).value_or(-1);
@@ -129,9 +144,8 @@ break_even(const Offer& offer, Plan plan, const PricingContext& context, Quote& 
     return hourly / static_cast<double>(on_demand->micros);
 }
 
-// The tiers a usage is priced in: itself when flat, else the baseline and the bursts.
-// One flat tier, or a baseline and a burst: never more than two (and no allocation: the
-// planner prices every offer).
+// The tiers a usage is priced in: itself when flat, else the baseline and the bursts. Never
+// more than two, so a fixed array (the planner prices every offer: no allocation).
 struct TierList {
     std::array<std::pair<std::string_view, Usage>, 2> items;
     std::size_t count = 0;
@@ -168,10 +182,6 @@ bool add_totals(Quote& whole, std::int64_t total, std::int64_t list_total) {
 
 // Adds a tier's quote to the whole; false when the total overflows.
 bool add_tier(Quote& whole, Quote tier, std::string_view name) {
-    if (whole.parts.empty() && name.empty()) {
-        whole.parts = std::move(tier.parts); // one flat tier: its parts as they are
-        return add_totals(whole, tier.total_micros, tier.list_total_micros);
-    }
     for (PricedPart& part : tier.parts) {
         part.tier = name;
         whole.parts.push_back(std::move(part));
