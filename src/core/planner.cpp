@@ -356,7 +356,7 @@ void Planner::offer(const InstanceType& instance,
             finite ? std::optional(hours * (spot ? 1 + m_in.pricing.spot.overhead() : 1))
                    : std::nullopt;
         if (m_w.deadline_hours && run_hours && *run_hours > *m_w.deadline_hours) {
-            keep_late({&instance, &row, count, std::string(name), run_hours, *total}, facts);
+            keep_late({&instance, &row, count, name, run_hours, *total}, facts);
             continue;
         }
         Option o;
@@ -402,25 +402,31 @@ const Rule* Planner::unmet_requirement(const Facts& facts) {
     return nullptr;
 }
 
-void Planner::keep_late(Late late, Facts& facts) {
+// Counts a priced configuration; false (and a rule rejection) if a `require` rule fails.
+bool Planner::passes_requirements(const InstanceType& instance,
+                                  const PriceRow& row,
+                                  int count,
+                                  std::string_view pricing,
+                                  Facts& facts) {
     ++m_result.considered;
-    facts.set("plan", late.pricing);
-    if (const Rule* rule = unmet_requirement(facts)) {
-        reject(*late.instance, late.row->region, late.count, "rule", [&] {
-            return fmt::format("{} ({}): {}", rule->id, late.pricing, rule->reason);
+    facts.set("plan", std::string(pricing));
+    const Rule* rule = unmet_requirement(facts);
+    if (rule != nullptr) {
+        reject(instance, row.region, count, "rule", [&] {
+            return fmt::format("{} ({}): {}", rule->id, pricing, rule->reason);
         });
-        return;
     }
-    m_late.push_back(std::move(late));
+    return rule == nullptr;
+}
+
+void Planner::keep_late(Late late, Facts& facts) {
+    if (passes_requirements(*late.instance, *late.row, late.count, late.pricing, facts)) {
+        m_late.push_back(late);
+    }
 }
 
 void Planner::keep(Option o, Facts& facts) {
-    ++m_result.considered;
-    facts.set("plan", std::string(o.pricing));
-    if (const Rule* rule = unmet_requirement(facts)) {
-        reject(*o.instance, o.row->region, o.count, "rule", [&] {
-            return fmt::format("{} ({}): {}", rule->id, o.pricing, rule->reason);
-        });
+    if (!passes_requirements(*o.instance, *o.row, o.count, o.pricing, facts)) {
         return;
     }
     std::vector<std::uint32_t> matched; // indices in m_active of the prefer and warn rules

@@ -30,7 +30,7 @@ struct Late {
     const InstanceType* instance = nullptr;
     const PriceRow* row = nullptr;
     int count = 0;
-    std::string pricing;
+    std::string_view pricing; // a plan's flag name, or "mix" (static strings)
     std::optional<double> hours;
     std::int64_t total_micros = 0;
 };
@@ -58,6 +58,11 @@ class Planner {
     std::shared_ptr<const Estimate>
     estimate_on(const InstanceType& instance, const Gpu& gpu, int count);
     const Rule* unmet_requirement(const Facts& facts);
+    bool passes_requirements(const InstanceType& instance,
+                             const PriceRow& row,
+                             int count,
+                             std::string_view pricing,
+                             Facts& facts);
     void keep_late(Late late, Facts& facts);
     Usage usage_for(int count, const Estimate& e) const;
     Quote full_quote(const Option& o) const;
