@@ -13,19 +13,13 @@ constexpr std::uint64_t k_prime3 = 0x165667B19E3779F9ULL;
 constexpr std::uint64_t k_prime4 = 0x85EBCA77C2B2AE63ULL;
 constexpr std::uint64_t k_prime5 = 0x27D4EB2F165667C5ULL;
 
-std::uint64_t read64(const char* p) {
-    std::uint64_t value = 0;
+// A little-endian word of 8 or 4 bytes (XXH64 reads its input little-endian).
+template <class Word> std::uint64_t read_le(const char* p) {
+    Word value = 0;
     std::memcpy(&value, p, sizeof value);
-    if constexpr (std::endian::native == std::endian::big) {
+    if constexpr (std::endian::native == std::endian::big && sizeof(Word) == 8) {
         value = __builtin_bswap64(value);
-    }
-    return value;
-}
-
-std::uint64_t read32(const char* p) {
-    std::uint32_t value = 0;
-    std::memcpy(&value, p, sizeof value);
-    if constexpr (std::endian::native == std::endian::big) {
+    } else if constexpr (std::endian::native == std::endian::big) {
         value = __builtin_bswap32(value);
     }
     return value;
@@ -48,10 +42,10 @@ std::uint64_t stripes(const char*& p, const char* end, std::uint64_t seed) {
     std::uint64_t v3 = seed;
     std::uint64_t v4 = seed - k_prime1;
     for (; end - p >= 32; p += 32) {
-        v1 = round(v1, read64(p));
-        v2 = round(v2, read64(p + 8));
-        v3 = round(v3, read64(p + 16));
-        v4 = round(v4, read64(p + 24));
+        v1 = round(v1, read_le<std::uint64_t>(p));
+        v2 = round(v2, read_le<std::uint64_t>(p + 8));
+        v3 = round(v3, read_le<std::uint64_t>(p + 16));
+        v4 = round(v4, read_le<std::uint64_t>(p + 24));
     }
     std::uint64_t hash =
         std::rotl(v1, 1) + std::rotl(v2, 7) + std::rotl(v3, 12) + std::rotl(v4, 18);
@@ -69,11 +63,11 @@ std::uint64_t xxh64(std::string_view bytes, std::uint64_t seed) {
     std::uint64_t hash = bytes.size() >= 32 ? stripes(p, end, seed) : seed + k_prime5;
     hash += bytes.size();
     for (; end - p >= 8; p += 8) {
-        hash ^= round(0, read64(p));
+        hash ^= round(0, read_le<std::uint64_t>(p));
         hash = std::rotl(hash, 27) * k_prime1 + k_prime4;
     }
     if (end - p >= 4) {
-        hash ^= read32(p) * k_prime1;
+        hash ^= read_le<std::uint32_t>(p) * k_prime1;
         hash = std::rotl(hash, 23) * k_prime2 + k_prime3;
         p += 4;
     }
