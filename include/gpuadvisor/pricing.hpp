@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpuadvisor {
@@ -89,7 +90,7 @@ struct Rate {
     std::int64_t list_micros = 0; // per instance-hour; per instance-month for subscription
     std::int64_t micros = 0;      // what is paid: list less the discount
     bool estimated = false;
-    std::string estimate_rule; // the rule's id and source when estimated
+    std::string estimate_rule; // the rule's id and source when estimated (and context.explain)
     const Discount* discount = nullptr;
 };
 // nullopt: the plan is not sold there (and no rule may estimate it).
@@ -121,6 +122,10 @@ struct Quote {
     std::vector<Plan> break_even_estimated; // term plans whose break-even uses an estimate
 };
 
+// Why a total has no price: beyond what int64 micro-units hold.
+inline constexpr std::string_view k_too_large =
+    "the total is beyond what gpuadvisor can count (9.2e12 currency units)";
+
 struct QuoteResult {
     std::optional<Quote> quote;
     std::string error;      // why not: a plan not sold there, and no rule allowed to estimate it
@@ -133,6 +138,21 @@ QuoteResult price_offer(const Offer& offer,
                         const Usage& usage,
                         std::span<const PlanShare> mix,
                         const PricingContext& context);
+
+// What price_offer gives for one plan, its totals only: no parts, no words, no allocation.
+// The planner's pass over every offer uses it; the figures are price_offer's (tested).
+struct Totals {
+    std::int64_t total_micros = 0;
+    std::int64_t list_total_micros = 0;
+};
+struct TotalsResult {
+    std::optional<Totals> totals; // nullopt: the plan is not sold there, or too_large
+    bool too_large = false;
+};
+TotalsResult price_offer_totals(const Offer& offer,
+                                const Usage& usage,
+                                Plan plan,
+                                const PricingContext& context);
 
 // The documents' auto-release policy as a what-if: the on-demand and spot parts of a quote
 // at below-full utilisation, kept running the whole span (idle too) against released after

@@ -99,6 +99,17 @@ std::string basis_of(const PricedPart& part, const Usage& usage, const SpotModel
     return fmt::format("{} instance-hours while running", shown(used));
 }
 
+// Instance-hours (instance-months for a subscription) a share of a flat usage is billed for.
+double billed_quantity(const PlanShare& share, const Usage& usage, const SpotModel& spot) {
+    const double used = usage.used_instance_hours() * share.share;
+    if (const auto term = term_hours(share.plan)) {
+        // This share of the instances, for whole terms (a subscription bills months).
+        const bool monthly = share.plan == Plan::subscription_monthly;
+        return usage.instances * share.share * whole_terms(usage, *term) * (monthly ? 1 : *term);
+    }
+    return share.plan == Plan::spot ? used * (1 + spot.overhead()) : used;
+}
+
 PricedPart price_part(const PlanShare& share,
                       const Rate& rate,
                       const Usage& usage,
@@ -109,16 +120,7 @@ PricedPart price_part(const PlanShare& share,
     part.share = share.share;
     part.rate = rate;
     part.instances = usage.instances * share.share;
-    const double used = usage.used_instance_hours() * share.share;
-    if (const auto term = term_hours(share.plan)) {
-        // This share of the instances, for whole terms (a subscription bills months).
-        const bool monthly = share.plan == Plan::subscription_monthly;
-        part.billed_quantity = part.instances * whole_terms(usage, *term) * (monthly ? 1 : *term);
-    } else if (share.plan == Plan::spot) {
-        part.billed_quantity = used * (1 + spot.overhead());
-    } else {
-        part.billed_quantity = used;
-    }
+    part.billed_quantity = billed_quantity(share, usage, spot);
     if (explain) {
         part.basis = basis_of(part, usage, spot);
     }
@@ -190,9 +192,7 @@ bool add_tier(Quote& whole, Quote tier, std::string_view name) {
 }
 
 QuoteResult too_large() {
-    return {std::nullopt,
-            "the total is beyond what gpuadvisor can count (9.2e12 currency units)",
-            true};
+    return {std::nullopt, std::string(k_too_large), true};
 }
 
 // Prices a flat usage under one mix.
@@ -291,6 +291,14 @@ QuoteResult price_tiers(const Offer& offer,
     return {std::move(whole), {}};
 }
 
+// The discount on a rate, once its list price is known.
+Rate finish_rate(const Offer& offer, Plan plan, const PricingContext& context, Rate rate) {
+    rate.discount = find_discount(context.discounts, offer, plan, context.today);
+    rate.micros = rate.discount != nullptr ? apply_discount(rate.list_micros, *rate.discount)
+                                           : rate.list_micros;
+    return rate;
+}
+
 } // namespace
 
 std::optional<Plan> parse_plan(std::string_view text) {
@@ -369,6 +377,9 @@ std::optional<Rate> plan_rate(const Offer& offer, Plan plan, const PricingContex
             plan == Plan::subscription_monthly ? hourly * k_hours_per_month : hourly;
         rate.list_micros = static_cast<std::int64_t>(std::llround(per_unit));
         rate.estimated = true;
+        if (!context.explain) {
+            return finish_rate(offer, plan, context, rate);
+        }
         rate.estimate_rule = fmt::format("{} ({}% off on-demand; {})",
                                          rule->id,
                                          format_number(rule->discount * 100),
@@ -376,10 +387,27 @@ std::optional<Rate> plan_rate(const Offer& offer, Plan plan, const PricingContex
     } else {
         return std::nullopt;
     }
-    rate.discount = find_discount(context.discounts, offer, plan, context.today);
-    rate.micros = rate.discount != nullptr ? apply_discount(rate.list_micros, *rate.discount)
-                                           : rate.list_micros;
-    return rate;
+    return finish_rate(offer, plan, context, rate);
+}
+
+TotalsResult price_offer_totals(const Offer& offer,
+                                const Usage& usage,
+                                Plan plan,
+                                const PricingContext& context) {
+    const auto rate = plan_rate(offer, plan, context);
+    if (!rate) {
+        return {};
+    }
+    Quote sums; // only its totals: add_totals checks them as price_offer does
+    for (const auto& [name, tier] : tiers(usage)) {
+        const double quantity = billed_quantity({plan, 1}, tier, context.spot);
+        const std::int64_t total = multiply_money(rate->micros, quantity).value_or(-1);
+        const std::int64_t list_total = multiply_money(rate->list_micros, quantity).value_or(-1);
+        if (!add_totals(sums, total, list_total)) {
+            return {std::nullopt, true};
+        }
+    }
+    return {Totals{sums.total_micros, sums.list_total_micros}, false};
 }
 
 QuoteResult price_offer(const Offer& offer,

@@ -1,4 +1,5 @@
 // Pricing plans, term billing, spot overhead, mixes and break-even, computed by hand.
+#include "gpuadvisor/catalog_io.hpp"
 #include "gpuadvisor/discounts.hpp"
 #include "gpuadvisor/fx.hpp"
 #include "gpuadvisor/pricing.hpp"
@@ -296,4 +297,53 @@ TEST_CASE("a baseline of every instance runs the whole span; the what-if never o
     REQUIRE(q.quote);
     const auto what_if = auto_release_what_if(*q.quote, huge, {0.15, 10, 1, "test"});
     CHECK_FALSE(what_if); // kept on all span, it would be beyond 9.2e12: no what-if
+}
+
+TEST_CASE("the planner's totals-only pricing gives price_offer's totals, offer by offer") {
+    // Every offer of the built-in catalog, every plan, usages flat, partial, tiered, tiny and
+    // too large; with a discount, with estimates, with and without the words.
+    std::vector<Discount> discounts(1);
+    discounts[0].id = "od-aws";
+    discounts[0].provider = "aws";
+    discounts[0].plans = {Plan::on_demand, Plan::reserved_1y};
+    discounts[0].off_ppm = 123'457;
+    const std::vector<Usage> usages{{1, 730, 1, 0},
+                                    {3, 1234.567, 1, 0},
+                                    {8, 730, 0.37, 0},
+                                    {10, 730, 0.5, 4},
+                                    {4, 730, 0.2, 4},
+                                    {1, 0.001, 1, 0},
+                                    {7, 26281, 1, 0},
+                                    {1e6, 1e6, 1, 0},
+                                    {4096, 3e5, 1, 100}};
+    std::size_t compared = 0;
+    std::size_t too_large = 0;
+    for (const bool estimate : {false, true}) {
+        for (const bool explain : {false, true}) {
+            PricingContext context{{0.05, 1, 0.25}, builtin_pricing().rules, estimate, discounts};
+            context.explain = explain;
+            for (const Offer& o : builtin_catalog().offers()) {
+                for (const Usage& usage : usages) {
+                    for (const Plan plan : k_all_plans) {
+                        const std::vector<PlanShare> mix{{plan, 1}};
+                        const QuoteResult full = price_offer(o, usage, mix, context);
+                        const TotalsResult totals = price_offer_totals(o, usage, plan, context);
+                        INFO(o.instance->id << " " << o.prices->region << " "
+                                            << plan_flag_name(plan) << " " << usage.instances);
+                        REQUIRE(totals.too_large == full.too_large);
+                        REQUIRE(totals.totals.has_value() == full.quote.has_value());
+                        if (full.quote) {
+                            CHECK(totals.totals->total_micros == full.quote->total_micros);
+                            CHECK(totals.totals->list_total_micros ==
+                                  full.quote->list_total_micros);
+                            ++compared;
+                        }
+                        too_large += full.too_large ? 1 : 0;
+                    }
+                }
+            }
+        }
+    }
+    CHECK(compared > 10'000);
+    CHECK(too_large > 0);
 }
