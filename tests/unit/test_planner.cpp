@@ -4,6 +4,7 @@
 #include "test_helpers.hpp"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 using namespace gpuadvisor;
 
@@ -238,4 +239,66 @@ TEST_CASE("planner: a tiny job is billed at least 0.001 h, never 0") {
     REQUIRE_FALSE(r.recommendations.empty());
     CHECK(r.recommendations.front().total_micros > 0);
     CHECK(*r.recommendations.front().hours == Approx(0.001));
+}
+
+TEST_CASE("planner: rules reading region, country and plan are tested for each option") {
+    Workload w;
+    w.kind = WorkloadKind::training;
+    w.model = "llama-2-7b";
+    w.tokens = 1e9;
+    Setup s{workload_of(w), {}, {}, {}};
+    s.constraints.interruptible = true;
+    s.constraints.list_rejections = true;
+    s.constraints.top = 100;
+    s.rules = rules_from(R"(schema_version: 1
+rules:
+  - id: us-or-spot
+    require: {any: [{country: US}, {plan: spot}]}
+    reason: "policy"
+    source: "test"
+    as_of: 2025-01-01
+  - id: big-ones
+    require: {total_gpus: {at_least: 1}}
+    reason: "policy"
+    source: "test"
+    as_of: 2025-01-01
+  - id: east-note
+    warn: "in the east"
+    candidate: {region: us-east-1}
+    reason: "policy"
+    source: "test"
+    as_of: 2025-01-01
+  - id: spot-first
+    prefer: {plan: spot}
+    reason: "policy"
+    source: "test"
+    as_of: 2025-01-01
+)");
+    const PlanResult r = run(s);
+    REQUIRE_FALSE(r.recommendations.empty());
+    bool east = false;
+    for (const Candidate& c : r.recommendations) {
+        const std::string country =
+            test::test_catalog().country_of(c.instance->provider, c.row->region);
+        CHECK((country == "US" || c.pricing == "spot"));
+        const bool warned = !c.warnings.empty() && c.warnings.front().rfind("east-note", 0) == 0;
+        CHECK(warned == (c.row->region == "us-east-1"));
+        CHECK(c.preferred_by == (c.pricing == "spot" ? std::vector<std::string>{"spot-first"}
+                                                     : std::vector<std::string>{}));
+        east = east || warned;
+    }
+    CHECK(east);
+    // Each rejection names the first rule, in order, that the option fails.
+    std::size_t by_rule = 0;
+    for (const auto& x : r.rejected) {
+        if (x.code == "rule") {
+            ++by_rule;
+            CHECK(x.reason.rfind("us-or-spot (", 0) == 0);
+            CHECK(test::test_catalog().country_of(x.instance->provider, x.region) != "US");
+        }
+    }
+    CHECK(by_rule > 0);
+    CHECK(r.rules.front().note == fmt::format("rejected {} configuration(s)", by_rule));
+    CHECK(r.rules[1].note == "rejected none");
+    CHECK(r.rejected_by_code.at("rule") == by_rule);
 }
