@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <stdexcept>
@@ -130,6 +131,7 @@ void Planner::fire_rules() {
             m_active.push_back(&rule);
         }
     }
+    m_candidates.emplace(m_active);
 }
 
 // The fewest instances from `from` up to `cap` for which `good` holds, assuming it holds from
@@ -153,7 +155,7 @@ template <class Good> std::optional<int> fewest(int from, int cap, Good good) {
 
 // The instance counts worth pricing: the fewest that run the workload, the fewest that meet
 // the deadline, and (for finite work) two and four times that, to show what speed costs.
-std::shared_ptr<const Estimate>
+const std::shared_ptr<const Estimate>&
 Planner::estimate_on(const InstanceType& instance, const Gpu& gpu, int count) {
     const Hardware hw = hardware_for(instance, gpu, count);
     auto& memo = m_estimates[std::tuple(
@@ -233,75 +235,110 @@ void Planner::instance_type(const InstanceType& instance, const Gpu& gpu) {
 }
 
 void Planner::configuration(const InstanceType& instance, const Gpu& gpu, int count) {
-    const auto e = estimate_on(instance, gpu, count);
+    const auto& e = estimate_on(instance, gpu, count);
     if (!e->fits) {
         reject(instance, {}, count, "fit", e->fit_reason);
         return;
     }
-    const Facts facts = configuration_facts({instance, gpu, count, *e}, m_workload_facts);
+    std::optional<Facts> facts; // only rules read them: none, none to build
+    if (m_candidates->any()) {
+        facts = configuration_facts({instance, gpu, count, *e}, m_workload_facts);
+        m_candidates->test(RuleLevel::configuration, *facts);
+    }
     for (const PriceRow& row : instance.regions) {
         if (named(m_c.regions, row.region)) {
-            offer(instance, gpu, count, e, facts, row);
+            offer(instance, gpu, count, e, facts ? &*facts : nullptr, row);
         }
     }
 }
 
-// The plans to price for an offer, each as a quote; `too_large` set when a total is beyond
-// what money arithmetic holds.
-// A plan priced for an offer: its name (a static string) and its quote.
+// A plan priced for an offer, its totals only (in the row's currency): the pass over every
+// offer keeps no quotes.
 struct PricedPlan {
-    std::string_view name;
-    Plan plan;
-    Quote quote;
+    std::string_view name; // a plan's flag name, or "mix" (static strings)
+    Plan plan = Plan::on_demand;
+    bool spot = false; // some of it runs on spot
+    std::int64_t total_micros = 0;
+    std::int64_t list_total_micros = 0;
 };
 
-std::vector<PricedPlan> priced_plans(const Offer& offer,
-                                     const Usage& usage,
-                                     const PlanConstraints& c,
-                                     const PricingContext& pricing,
-                                     std::string& too_large) {
-    std::vector<PricedPlan> result;
-    const auto keep = [&](QuoteResult q) {
-        if (q.too_large) {
-            too_large = q.error;
-        }
-        return std::move(q.quote);
-    };
+// At most one per plan: a fixed array, no allocation.
+struct PricedPlans {
+    std::array<PricedPlan, std::size(k_all_plans)> items;
+    std::size_t count = 0;
+    std::string too_large; // set when a total is beyond what money arithmetic holds
+    void add(const PricedPlan& plan) { items[count++] = plan; }
+    bool empty() const { return count == 0; }
+    const PricedPlan* begin() const { return items.data(); }
+    const PricedPlan* end() const { return items.data() + count; }
+};
+
+// The cheapest mix of plans for an offer (--pricing auto).
+void price_mix(const Offer& offer,
+               const Usage& usage,
+               const PlanConstraints& c,
+               const PricingContext& pricing,
+               PricedPlans& result) {
+    QuoteResult q = cheapest_mix(offer, usage, c.interruptible ? 1 : 0, pricing);
+    if (q.too_large) {
+        result.too_large = q.error;
+    }
+    if (!q.quote) {
+        return;
+    }
+    const auto& parts = q.quote->parts;
+    const Plan first = parts.front().plan;
+    result.add({parts.size() == 1 ? plan_flag_name(first) : std::string_view("mix"),
+                first,
+                std::any_of(parts.begin(),
+                            parts.end(),
+                            [](const PricedPart& p) { return p.plan == Plan::spot; }),
+                q.quote->total_micros,
+                q.quote->list_total_micros});
+}
+
+// The plans to price for an offer: --pricing's, or each plan the row sells (spot only for
+// interruptible work; a term plan only when it costs less than on-demand for this usage).
+PricedPlans priced_plans(const Offer& offer,
+                         const Usage& usage,
+                         const PlanConstraints& c,
+                         const PricingContext& pricing) {
+    PricedPlans result;
     if (c.auto_mix) {
-        if (auto q = keep(cheapest_mix(offer, usage, c.interruptible ? 1 : 0, pricing))) {
-            const Plan first = q->parts.front().plan;
-            const std::string_view name =
-                q->parts.size() == 1 ? plan_flag_name(first) : std::string_view("mix");
-            result.push_back({name, first, std::move(*q)});
-        }
+        price_mix(offer, usage, c, pricing, result);
         return result;
     }
-    std::vector<Plan> plans;
-    if (c.plan) {
-        plans.push_back(*c.plan);
-    } else {
-        plans = {Plan::on_demand, Plan::reserved_1y, Plan::reserved_3y, Plan::subscription_monthly};
-        if (c.interruptible) {
-            plans.insert(plans.begin() + 1, Plan::spot);
-        }
-    }
+    static constexpr Plan k_default_order[] = {Plan::on_demand,
+                                               Plan::spot,
+                                               Plan::reserved_1y,
+                                               Plan::reserved_3y,
+                                               Plan::subscription_monthly};
     std::optional<std::int64_t> on_demand;
-    for (const Plan plan : plans) {
+    for (const Plan plan : k_default_order) {
+        if (c.plan ? plan != *c.plan : plan == Plan::spot && !c.interruptible) {
+            continue;
+        }
         if (!offer.prices->price(plan) && !pricing.estimate_missing) {
             continue; // not sold there, and not to be estimated (most rows lack a term plan)
         }
-        const std::vector<PlanShare> mix{{plan, 1}};
-        auto q = keep(price_offer(offer, usage, mix, pricing));
-        if (!q) {
+        const TotalsResult q = price_offer_totals(offer, usage, plan, pricing);
+        if (q.too_large) {
+            result.too_large = k_too_large;
+        }
+        if (!q.totals) {
             continue;
         }
         const bool term = plan != Plan::on_demand && plan != Plan::spot;
         if (plan == Plan::on_demand) {
-            on_demand = q->total_micros;
-        } else if (term && !c.plan && on_demand && q->total_micros >= *on_demand) {
+            on_demand = q.totals->total_micros;
+        } else if (term && !c.plan && on_demand && q.totals->total_micros >= *on_demand) {
             continue; // a term plan that does not pay for this usage
         }
-        result.push_back({plan_flag_name(plan), plan, std::move(*q)});
+        result.add({plan_flag_name(plan),
+                    plan,
+                    plan == Plan::spot,
+                    q.totals->total_micros,
+                    q.totals->list_total_micros});
     }
     return result;
 }
@@ -321,15 +358,12 @@ void Planner::offer(const InstanceType& instance,
                     const Gpu& gpu,
                     int count,
                     const std::shared_ptr<const Estimate>& e,
-                    const Facts& configuration,
+                    const Facts* configuration,
                     const PriceRow& row) {
-    const bool finite = is_finite_work(m_w.kind);
     const Usage usage = usage_for(count, *e);
-    const double hours = usage.period_hours;
-    std::string too_large;
-    const auto plans = priced_plans({&instance, &row}, usage, m_c, m_quiet, too_large);
-    if (!too_large.empty()) {
-        reject(instance, row.region, count, "price", too_large);
+    const PricedPlans plans = priced_plans({&instance, &row}, usage, m_c, m_quiet);
+    if (!plans.too_large.empty()) {
+        reject(instance, row.region, count, "price", plans.too_large);
     } else if (plans.empty() && (m_c.plan || m_c.auto_mix)) {
         reject(instance,
                row.region,
@@ -338,43 +372,47 @@ void Planner::offer(const InstanceType& instance,
                m_c.plan ? fmt::format("no {} price", plan_flag_name(*m_c.plan))
                         : std::string("no price for any plan"));
     }
-    Facts facts(&configuration);
-    facts.reserve(3);
-    facts.set("region", row.region);
-    facts.set("country", country(instance, row));
-    for (const auto& [name, plan, quote] : plans) {
-        const auto total = m_in.fx->convert(quote.total_micros, quote.currency, m_c.currency);
-        const auto list = m_in.fx->convert(quote.list_total_micros, quote.currency, m_c.currency);
+    std::optional<Facts> facts; // the region's, over the configuration's, if a rule reads them
+    if (m_candidates->reads(RuleLevel::region) || m_candidates->reads(RuleLevel::plan)) {
+        facts.emplace(configuration);
+        facts->reserve(3);
+        facts->set("region", row.region);
+        facts->set("country", country(instance, row));
+        m_candidates->test(RuleLevel::region, *facts);
+    }
+    Facts* region_facts = facts ? &*facts : nullptr;
+    const double running_hours = usage.running_hours();
+    for (const PricedPlan& priced : plans) {
+        const auto total = m_in.fx->convert(priced.total_micros, row.currency, m_c.currency);
+        const auto list = m_in.fx->convert(priced.list_total_micros, row.currency, m_c.currency);
         if (!total || !list) {
             reject(instance, row.region, count, "price", "no exchange rate to " + m_c.currency);
             continue;
         }
-        const bool spot = std::any_of(quote.parts.begin(), quote.parts.end(), [](const auto& p) {
-            return p.plan == Plan::spot;
-        });
         const std::optional<double> run_hours =
-            finite ? std::optional(hours * (spot ? 1 + m_in.pricing.spot.overhead() : 1))
-                   : std::nullopt;
+            is_finite_work(m_w.kind)
+                ? std::optional(usage.period_hours *
+                                (priced.spot ? 1 + m_in.pricing.spot.overhead() : 1))
+                : std::nullopt;
         if (m_w.deadline_hours && run_hours && *run_hours > *m_w.deadline_hours) {
-            keep_late({&instance, &row, count, name, run_hours, *total}, facts);
+            keep_late({&instance, &row, count, priced.name, run_hours, *total}, region_facts);
             continue;
         }
         Option o;
         o.instance = &instance;
         o.row = &row;
         o.gpu = &gpu;
-        o.estimate = e;
+        o.estimate = &e;
         o.count = count;
-        o.pricing = name;
-        o.plan = plan;
+        o.pricing = priced.name;
+        o.plan = priced.plan;
         o.total_micros = *total;
         o.list_total_micros = *list;
-        o.per_hour_micros = quote.running_hours > 0
-                                ? static_cast<std::int64_t>(std::llround(
-                                      static_cast<double>(*total) / quote.running_hours))
-                                : 0;
+        o.per_hour_micros = running_hours > 0 ? static_cast<std::int64_t>(std::llround(
+                                                    static_cast<double>(*total) / running_hours))
+                                              : 0;
         o.hours = run_hours;
-        keep(std::move(o), facts);
+        keep(std::move(o), region_facts);
     }
 }
 
@@ -390,28 +428,20 @@ const std::string& Planner::country(const InstanceType& instance, const PriceRow
     return m_countries[static_cast<std::size_t>(&row - instance.regions.data())];
 }
 
-// The first `require` rule the configuration fails (counted), or nullptr.
-const Rule* Planner::unmet_requirement(const Facts& facts) {
-    for (const Rule* rule : m_active) {
-        if (rule->candidate && rule->effect == RuleEffect::require &&
-            !holds(*rule->candidate, facts)) {
-            ++m_rule_rejections[rule];
-            return rule;
-        }
-    }
-    return nullptr;
-}
-
 // Counts a priced configuration; false (and a rule rejection) if a `require` rule fails.
 bool Planner::passes_requirements(const InstanceType& instance,
                                   const PriceRow& row,
                                   int count,
                                   std::string_view pricing,
-                                  Facts& facts) {
+                                  Facts* facts) {
     ++m_result.considered;
-    facts.set("plan", std::string(pricing));
-    const Rule* rule = unmet_requirement(facts);
+    if (m_candidates->reads(RuleLevel::plan)) {
+        facts->set("plan", std::string(pricing));
+        m_candidates->test(RuleLevel::plan, *facts);
+    }
+    const Rule* rule = m_candidates->unmet();
     if (rule != nullptr) {
+        ++m_rule_rejections[rule];
         reject(instance, row.region, count, "rule", [&] {
             return fmt::format("{} ({}): {}", rule->id, pricing, rule->reason);
         });
@@ -419,24 +449,40 @@ bool Planner::passes_requirements(const InstanceType& instance,
     return rule == nullptr;
 }
 
-void Planner::keep_late(Late late, Facts& facts) {
-    if (passes_requirements(*late.instance, *late.row, late.count, late.pricing, facts)) {
-        m_late.push_back(late);
+void LateSummary::add(const Late& late, std::optional<std::int64_t> budget, bool list) {
+    ++count;
+    if (list) {
+        listed.push_back(late);
+    }
+    const auto quicker = [](const Late& a, const std::optional<Late>& b) {
+        return !b || std::tuple(*a.hours, a.total_micros) < std::tuple(*b->hours, b->total_micros);
+    };
+    if (quicker(late, fastest)) {
+        fastest = late;
+    }
+    if ((!budget || late.total_micros <= *budget) && quicker(late, fastest_affordable)) {
+        fastest_affordable = late;
+    }
+    if (!cheapest || late.total_micros < cheapest->total_micros) {
+        cheapest = late;
     }
 }
 
-void Planner::keep(Option o, Facts& facts) {
+void Planner::keep_late(const Late& late, Facts* facts) {
+    if (passes_requirements(*late.instance, *late.row, late.count, late.pricing, facts)) {
+        m_late.add(late, budget_micros(), m_c.list_rejections);
+    }
+}
+
+void Planner::keep(Option o, Facts* facts) {
     if (!passes_requirements(*o.instance, *o.row, o.count, o.pricing, facts)) {
         return;
     }
-    std::vector<std::uint32_t> matched; // indices in m_active of the prefer and warn rules
-    for (std::uint32_t i = 0; i < m_active.size(); ++i) {
-        const Rule* rule = m_active[i];
-        const bool tags = rule->effect == RuleEffect::prefer || rule->effect == RuleEffect::warn;
-        if (rule->candidate && tags && holds(*rule->candidate, facts)) {
-            matched.push_back(i);
-            o.score += rule->effect == RuleEffect::prefer ? rule->weight : 0;
-        }
+    std::vector<std::uint32_t>& matched = m_matched; // reused: no allocation per option
+    matched.clear();
+    m_candidates->matches(matched);
+    for (const std::uint32_t i : matched) {
+        o.score += m_active[i]->effect == RuleEffect::prefer ? m_active[i]->weight : 0;
     }
     o.tags = tags_of(matched);
     if (m_w.budget &&
@@ -449,6 +495,10 @@ void Planner::keep(Option o, Facts& facts) {
 
 // The index of the tags these matched rules give, made once per distinct set.
 std::uint32_t Planner::tags_of(const std::vector<std::uint32_t>& matched) {
+    if (m_last_tags && m_last_matched == matched) { // options come in runs alike
+        return *m_last_tags;
+    }
+    m_last_matched = matched;
     const auto [it, inserted] =
         m_tag_index.try_emplace(matched, static_cast<std::uint32_t>(m_tags.size()));
     if (inserted) {
@@ -463,6 +513,7 @@ std::uint32_t Planner::tags_of(const std::vector<std::uint32_t>& matched) {
         }
         m_tags.push_back(std::move(tags));
     }
+    m_last_tags = it->second;
     return it->second;
 }
 
@@ -473,7 +524,10 @@ PlanResult Planner::run() {
             instance_type(instance, *gpu);
         }
     }
-    for (const Late& c : m_late) {
+    if (m_late.count > 0 && !m_c.list_rejections) {
+        m_result.rejected_by_code["deadline"] += m_late.count;
+    }
+    for (const Late& c : m_late.listed) {
         reject(*c.instance, c.row->region, c.count, "deadline", [&] {
             return fmt::format("{}: takes {} h, over the {} h deadline",
                                c.pricing,
@@ -492,7 +546,7 @@ PlanResult Planner::run() {
     if (is_finite_work(m_w.kind) || m_w.kind == WorkloadKind::inference) {
         mark_pareto(m_feasible, groups); // HPC and graphics have nothing to trade against cost
     }
-    rank_groups(m_feasible, groups, m_c.sort_by_time);
+    rank_groups(m_feasible, groups, m_c.sort_by_time, m_c.top);
     physics_notes(groups);
     if (groups.empty()) {
         explain_no_fit();

@@ -11,7 +11,7 @@ namespace gpuadvisor::planner_detail {
 // so the same figures (checked).
 Quote Planner::full_quote(const Option& o) const {
     const Offer offer{o.instance, o.row};
-    const Usage usage = usage_for(o.count, *o.estimate);
+    const Usage usage = usage_for(o.count, **o.estimate);
     const std::vector<PlanShare> mix{{o.plan, 1}};
     QuoteResult full = m_c.auto_mix
                            ? cheapest_mix(offer, usage, m_c.interruptible ? 1 : 0, m_in.pricing)
@@ -39,7 +39,7 @@ Candidate Planner::candidate_of(const Group& group) const {
     c.total_micros = o.total_micros;
     c.list_total_micros = o.list_total_micros;
     c.per_hour_micros = o.per_hour_micros;
-    c.estimate = o.estimate;
+    c.estimate = *o.estimate;
     c.hours = o.hours;
     c.score = o.score;
     c.preferred_by = m_tags[o.tags].preferred_by;
@@ -77,33 +77,14 @@ std::string duration(double hours) {
     return hours >= 48 ? one_decimal(hours / 24) + " days" : one_decimal(hours) + " h";
 }
 
-template <class Configuration>
-const Configuration* fastest(const std::vector<const Configuration*>& list) {
-    const auto it = std::min_element(list.begin(), list.end(), [](const auto* a, const auto* b) {
-        return std::tuple(*a->hours, a->total_micros) < std::tuple(*b->hours, b->total_micros);
-    });
-    return it == list.end() ? nullptr : *it;
-}
-
 } // namespace
 
 // Which constraint bound, and the nearest configurations on each side of it.
 void Planner::explain_no_fit() {
     const auto& deadline = m_w.deadline_hours;
-    const std::optional<std::int64_t> budget =
-        m_w.budget
-            ? std::optional(static_cast<std::int64_t>(*m_w.budget * Money::k_micros_per_unit))
-            : std::nullopt;
-    std::vector<const Late*> late;
-    std::vector<const Late*> late_affordable;
-    for (const Late& c : m_late) {
-        late.push_back(&c);
-        if (!budget || c.total_micros <= *budget) {
-            late_affordable.push_back(&c);
-        }
-    }
+    const std::optional<std::int64_t> budget = budget_micros();
     std::vector<std::string> parts;
-    if (m_late.empty() && m_over_budget.empty()) { // neither deadline nor budget bound
+    if (m_late.count == 0 && m_over_budget.empty()) { // neither deadline nor budget bound
         std::vector<std::string> counts;
         for (const auto& [code, n] : m_result.rejected_by_code) {
             counts.push_back(fmt::format("{} {}", n, code));
@@ -127,7 +108,7 @@ void Planner::explain_no_fit() {
                                     deadline ? "meets the deadline" : "fits",
                                     money(on_time->total_micros),
                                     describe_candidate(*on_time)));
-    } else if (const auto* quick = fastest(late)) {
+    } else if (const auto& quick = m_late.fastest) {
         const bool instance_limit = quick->count >= max_instances();
         parts.push_back(fmt::format(
             "with at most {} the fastest takes {} ({}, {}){}",
@@ -139,12 +120,12 @@ void Planner::explain_no_fit() {
             instance_limit ? ": raise --max-instances or relax --deadline" : ": relax --deadline"));
     }
     if (budget && deadline) {
-        if (const auto* quick = fastest(late_affordable)) {
+        if (const auto& quick = m_late.fastest_affordable) {
             parts.push_back(fmt::format("the fastest under budget takes {} ({}, {})",
                                         duration(*quick->hours),
                                         describe_candidate(*quick),
                                         money(quick->total_micros)));
-        } else if (const auto* low = cheapest(m_late)) {
+        } else if (const auto& low = m_late.cheapest) {
             parts.push_back(fmt::format("nothing costs less than the budget: the cheapest costs "
                                         "{} ({}, {})",
                                         money(low->total_micros),
@@ -156,33 +137,44 @@ void Planner::explain_no_fit() {
 }
 
 void Planner::physics_notes(const std::vector<Group>& groups) {
-    std::vector<const Option*> list; // the rows, in rank order
+    // The cheapest, the first in rank order of equals (the groups past the shown ones are in no
+    // order).
+    const auto cheaper = [&](const Group& a, const Group* b) {
+        const std::int64_t x = m_feasible[a.best].total_micros;
+        return b == nullptr || x < m_feasible[b->best].total_micros ||
+               (x == m_feasible[b->best].total_micros &&
+                ranks_before(m_feasible, a, *b, m_c.sort_by_time));
+    };
+    const Group* overall_group = nullptr;
     for (const Group& g : groups) {
-        list.push_back(&m_feasible[g.best]);
-    }
-    const Option* overall = nullptr;
-    for (const Option* o : list) {
-        if (overall == nullptr || o->total_micros < overall->total_micros) {
-            overall = o;
+        if (cheaper(g, overall_group)) {
+            overall_group = &g;
         }
     }
+    const Option* overall = overall_group ? &m_feasible[overall_group->best] : nullptr;
     for (const Rule* rule : m_active) {
         std::string note;
         if (rule->effect == RuleEffect::require) {
             const int n = m_rule_rejections[rule];
             note = n > 0 ? fmt::format("rejected {} configuration(s)", n) : "rejected none";
         } else if (rule->effect == RuleEffect::prefer) {
+            std::vector<bool> tagged(m_tags.size()); // which tags hold this rule
+            for (std::size_t t = 0; t < m_tags.size(); ++t) {
+                const auto& preferred = m_tags[t].preferred_by;
+                tagged[t] =
+                    std::find(preferred.begin(), preferred.end(), rule->id) != preferred.end();
+            }
             std::size_t inside = 0;
-            const Option* best_inside = nullptr;
-            for (const Option* o : list) {
-                const auto& preferred = m_tags[o->tags].preferred_by;
-                if (std::find(preferred.begin(), preferred.end(), rule->id) != preferred.end()) {
+            const Group* best_group = nullptr;
+            for (const Group& g : groups) {
+                if (tagged[m_feasible[g.best].tags]) {
                     ++inside;
-                    if (best_inside == nullptr || o->total_micros < best_inside->total_micros) {
-                        best_inside = o;
+                    if (cheaper(g, best_group)) {
+                        best_group = &g;
                     }
                 }
             }
+            const Option* best_inside = best_group ? &m_feasible[best_group->best] : nullptr;
             if (best_inside == nullptr) {
                 note = "no configuration in this tier passes the checks: the ranking follows "
                        "the sizing";

@@ -6,6 +6,7 @@
 #include "gpuadvisor/rules.hpp"
 #include "gpuadvisor/units.hpp"
 #include "planner_rank.hpp"
+#include "planner_rules.hpp"
 
 #include <fmt/format.h>
 
@@ -35,6 +36,18 @@ struct Late {
     std::int64_t total_micros = 0;
 };
 
+// The configurations past the deadline: counted; listed one by one only for --explain; the
+// three the no-fit explanation names kept as they come (the first of equals, as min_element).
+struct LateSummary {
+    std::size_t count = 0;
+    std::vector<Late> listed;
+    std::optional<Late> fastest;            // by hours, then total
+    std::optional<Late> fastest_affordable; // the same, within the budget
+    std::optional<Late> cheapest;           // by total
+
+    void add(const Late& late, std::optional<std::int64_t> budget, bool list);
+};
+
 class Planner {
   public:
     explicit Planner(const PlanInput& in);
@@ -50,20 +63,20 @@ class Planner {
                const Gpu& gpu,
                int count,
                const std::shared_ptr<const Estimate>& e,
-               const Facts& configuration,
+               const Facts* configuration,
                const PriceRow& row);
-    void keep(Option o, Facts& facts);
+    void keep(Option o, Facts* facts);
     const std::string& country(const InstanceType& instance, const PriceRow& row);
     std::uint32_t tags_of(const std::vector<std::uint32_t>& matched);
-    std::shared_ptr<const Estimate>
+    // The memo's entry (stable: options point to it).
+    const std::shared_ptr<const Estimate>&
     estimate_on(const InstanceType& instance, const Gpu& gpu, int count);
-    const Rule* unmet_requirement(const Facts& facts);
     bool passes_requirements(const InstanceType& instance,
                              const PriceRow& row,
                              int count,
                              std::string_view pricing,
-                             Facts& facts);
-    void keep_late(Late late, Facts& facts);
+                             Facts* facts);
+    void keep_late(const Late& late, Facts* facts);
     Usage usage_for(int count, const Estimate& e) const;
     Quote full_quote(const Option& o) const;
     Candidate candidate_of(const Group& group) const;
@@ -95,6 +108,11 @@ class Planner {
     }
     void explain_no_fit();
     void physics_notes(const std::vector<Group>& groups);
+    std::optional<std::int64_t> budget_micros() const {
+        return m_w.budget ? std::optional(
+                                static_cast<std::int64_t>(*m_w.budget * Money::k_micros_per_unit))
+                          : std::nullopt;
+    }
     int max_instances() const { return m_c.max_instances.value_or(k_default_max_instances); }
     std::string money(std::int64_t micros) const {
         const std::int64_t cents = (micros + 5'000) / 10'000; // costs are shown to the cent
@@ -109,7 +127,8 @@ class Planner {
     std::vector<const Rule*> m_active; // rules whose `when` holds
     std::map<const Rule*, int> m_rule_rejections;
     std::vector<Option> m_feasible;
-    std::vector<Late> m_late; // priced, but past the deadline
+    LateSummary m_late;                         // priced, but past the deadline
+    std::optional<CandidateRules> m_candidates; // the active rules' candidate conditions
     // Estimates by hardware: instance types alike in GPU, count, NVLink and network (across
     // providers and synthetic copies) are sized once.
     std::map<std::tuple<const Gpu*, int, int, bool, double, bool, double>,
@@ -118,7 +137,10 @@ class Planner {
     std::vector<Option> m_over_budget; // priced, but over the budget
     std::vector<RuleTags> m_tags;      // the distinct tags options carry, by index
     std::map<std::vector<std::uint32_t>, std::uint32_t> m_tag_index; // matched rules -> tags
-    const InstanceType* m_countries_of = nullptr;                    // whose rows m_countries holds
+    std::vector<std::uint32_t> m_matched;      // the option at hand's matched rules
+    std::vector<std::uint32_t> m_last_matched; // the last tags_of asked for, and its answer
+    std::optional<std::uint32_t> m_last_tags;
+    const InstanceType* m_countries_of = nullptr; // whose rows m_countries holds
     std::vector<std::string> m_countries;
     PlanResult m_result;
 };

@@ -16,7 +16,7 @@ namespace {
 
 // Time for finite work; latency for serving; 0 when neither applies.
 double speed_key(const Option& o) {
-    return o.hours ? *o.hours : o.estimate->latency_ms;
+    return o.hours ? *o.hours : (*o.estimate)->latency_ms;
 }
 
 } // namespace
@@ -34,13 +34,29 @@ std::vector<Group> merge_regions(const std::vector<Option>& options, bool merge)
         return groups;
     }
     // Within a group, cheapest first, then by region; groups apart in any order (ranking
-    // sorts them with full tie-breakers).
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    // sorts them with full tie-breakers). No two options are equal under this order.
+    const auto before = [&](std::size_t a, std::size_t b) {
         const Option& x = options[a];
         const Option& y = options[b];
         return std::tie(x.instance, x.count, x.pricing, x.tags, x.total_micros, x.row->region) <
                std::tie(y.instance, y.count, y.pricing, y.tags, y.total_micros, y.row->region);
-    });
+    };
+    // The pass over the offers emits each configuration (instance type, count) as one run, in
+    // order: sorting each run sorts the whole, in n log(run) (checked; else a full sort).
+    for (std::size_t start = 0; start < order.size();) {
+        std::size_t end = start + 1;
+        while (end < order.size() && options[end].instance == options[start].instance &&
+               options[end].count == options[start].count) {
+            ++end;
+        }
+        std::sort(order.begin() + static_cast<std::ptrdiff_t>(start),
+                  order.begin() + static_cast<std::ptrdiff_t>(end),
+                  before);
+        start = end;
+    }
+    if (!std::is_sorted(order.begin(), order.end(), before)) {
+        std::sort(order.begin(), order.end(), before);
+    }
     for (const std::size_t i : order) {
         const Option& o = options[i];
         if (!groups.empty()) {
@@ -58,20 +74,18 @@ std::vector<Group> merge_regions(const std::vector<Option>& options, bool merge)
 }
 
 void mark_pareto(const std::vector<Option>& options, std::vector<Group>& groups) {
-    std::vector<Group*> order;
+    // By cost, then speed: a group is on the front when it is faster than every cheaper one.
+    // The keys are copied out first: the sort then reads no option.
+    std::vector<std::tuple<std::int64_t, double, Group*>> order;
     order.reserve(groups.size());
     for (Group& g : groups) {
-        order.push_back(&g);
+        order.emplace_back(options[g.best].total_micros, speed_key(options[g.best]), &g);
     }
-    // By cost, then speed: a group is on the front when it is faster than every cheaper one.
-    std::sort(order.begin(), order.end(), [&](const Group* a, const Group* b) {
-        const Option& x = options[a->best];
-        const Option& y = options[b->best];
-        return std::tuple(x.total_micros, speed_key(x)) < std::tuple(y.total_micros, speed_key(y));
+    std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+        return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b));
     });
     double best = std::numeric_limits<double>::infinity();
-    for (Group* g : order) {
-        const double speed = speed_key(options[g->best]);
+    for (const auto& [total, speed, g] : order) {
         if (speed < best) {
             g->pareto = true;
             best = speed;
@@ -79,7 +93,10 @@ void mark_pareto(const std::vector<Option>& options, std::vector<Group>& groups)
     }
 }
 
-void rank_groups(const std::vector<Option>& options, std::vector<Group>& groups, bool by_time) {
+bool ranks_before(const std::vector<Option>& options,
+                  const Group& a,
+                  const Group& b,
+                  bool by_time) {
     const auto key = [&](const Group& g) {
         const Option& o = options[g.best];
         return std::tuple(-o.score,
@@ -92,8 +109,16 @@ void rank_groups(const std::vector<Option>& options, std::vector<Group>& groups,
                           o.pricing,
                           std::string_view(o.row->region));
     };
-    std::sort(groups.begin(), groups.end(), [&](const Group& a, const Group& b) {
-        return key(a) < key(b);
+    return key(a) < key(b);
+}
+
+void rank_groups(const std::vector<Option>& options,
+                 std::vector<Group>& groups,
+                 bool by_time,
+                 std::size_t top) {
+    const auto shown = groups.begin() + static_cast<std::ptrdiff_t>(std::min(top, groups.size()));
+    std::partial_sort(groups.begin(), shown, groups.end(), [&](const Group& a, const Group& b) {
+        return ranks_before(options, a, b, by_time);
     });
 }
 

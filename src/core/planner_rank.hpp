@@ -19,7 +19,9 @@ struct Option {
     const InstanceType* instance = nullptr;
     const PriceRow* row = nullptr;
     const Gpu* gpu = nullptr;
-    std::shared_ptr<const Estimate> estimate; // shared by the configuration's regions and plans
+    // The planner's memo of the configuration's estimate (shared by its regions and plans; a
+    // pointer, not a copy: no reference count to touch per option).
+    const std::shared_ptr<const Estimate>* estimate = nullptr;
     int count = 1;
     std::string_view pricing;      // a plan's flag name, or "mix" (static strings)
     Plan plan = Plan::on_demand;   // the plan when pricing names one
@@ -52,8 +54,14 @@ std::vector<Group> merge_regions(const std::vector<Option>& options, bool merge)
 // (serving).
 void mark_pareto(const std::vector<Option>& options, std::vector<Group>& groups);
 
-// Rule-preferred first (higher score), then by total cost (or time), with full tie-breakers.
-void rank_groups(const std::vector<Option>& options, std::vector<Group>& groups, bool by_time);
+// Rule-preferred first (higher score), then by total cost (or time), with full tie-breakers:
+// no two groups rank equal.
+bool ranks_before(const std::vector<Option>& options, const Group& a, const Group& b, bool by_time);
+// The first `top` groups in rank order; the rest after them in no particular order.
+void rank_groups(const std::vector<Option>& options,
+                 std::vector<Group>& groups,
+                 bool by_time,
+                 std::size_t top);
 
 // One line per reason a candidate was chosen: fit, time or throughput, rules, plan.
 void explain_candidate(Candidate& candidate, const NormalizedWorkload& workload);
