@@ -1,5 +1,6 @@
 #include "content_hash.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -35,33 +36,33 @@ std::uint64_t merge_round(std::uint64_t hash, std::uint64_t lane) {
     return hash * k_prime1 + k_prime4;
 }
 
-// The four-lane loop over 32-byte stripes; advances p.
-std::uint64_t stripes(const char*& p, const char* end, std::uint64_t seed) {
-    std::uint64_t v1 = seed + k_prime1 + k_prime2;
-    std::uint64_t v2 = seed + k_prime2;
-    std::uint64_t v3 = seed;
-    std::uint64_t v4 = seed - k_prime1;
-    for (; end - p >= 32; p += 32) {
-        v1 = round(v1, read_le<std::uint64_t>(p));
-        v2 = round(v2, read_le<std::uint64_t>(p + 8));
-        v3 = round(v3, read_le<std::uint64_t>(p + 16));
-        v4 = round(v4, read_le<std::uint64_t>(p + 24));
-    }
-    std::uint64_t hash =
-        std::rotl(v1, 1) + std::rotl(v2, 7) + std::rotl(v3, 12) + std::rotl(v4, 18);
-    hash = merge_round(hash, v1);
-    hash = merge_round(hash, v2);
-    hash = merge_round(hash, v3);
-    return merge_round(hash, v4);
+struct Lanes {
+    std::uint64_t v1, v2, v3, v4;
+};
+
+Lanes start_lanes(std::uint64_t seed) {
+    return {seed + k_prime1 + k_prime2, seed + k_prime2, seed, seed - k_prime1};
 }
 
-} // namespace
+// One 32-byte stripe into the four lanes.
+void stripe(Lanes& v, const char* p) {
+    v.v1 = round(v.v1, read_le<std::uint64_t>(p));
+    v.v2 = round(v.v2, read_le<std::uint64_t>(p + 8));
+    v.v3 = round(v.v3, read_le<std::uint64_t>(p + 16));
+    v.v4 = round(v.v4, read_le<std::uint64_t>(p + 24));
+}
 
-std::uint64_t xxh64(std::string_view bytes, std::uint64_t seed) {
-    const char* p = bytes.data();
-    const char* const end = p + bytes.size();
-    std::uint64_t hash = bytes.size() >= 32 ? stripes(p, end, seed) : seed + k_prime5;
-    hash += bytes.size();
+std::uint64_t converge(const Lanes& v) {
+    std::uint64_t hash =
+        std::rotl(v.v1, 1) + std::rotl(v.v2, 7) + std::rotl(v.v3, 12) + std::rotl(v.v4, 18);
+    hash = merge_round(hash, v.v1);
+    hash = merge_round(hash, v.v2);
+    hash = merge_round(hash, v.v3);
+    return merge_round(hash, v.v4);
+}
+
+// The last (under 32) bytes, then the avalanche.
+std::uint64_t finish(std::uint64_t hash, const char* p, const char* end) {
     for (; end - p >= 8; p += 8) {
         hash ^= round(0, read_le<std::uint64_t>(p));
         hash = std::rotl(hash, 27) * k_prime1 + k_prime4;
@@ -81,6 +82,50 @@ std::uint64_t xxh64(std::string_view bytes, std::uint64_t seed) {
     hash *= k_prime3;
     hash ^= hash >> 32;
     return hash;
+}
+
+} // namespace
+
+Xxh64Stream::Xxh64Stream(std::uint64_t seed) : m_seed(seed) {
+    const Lanes v = start_lanes(seed);
+    m_lanes = {v.v1, v.v2, v.v3, v.v4};
+}
+
+void Xxh64Stream::update(std::string_view bytes) {
+    const char* p = bytes.data();
+    const char* const end = p + bytes.size();
+    m_total += bytes.size();
+    Lanes v{m_lanes[0], m_lanes[1], m_lanes[2], m_lanes[3]};
+    if (m_buffered > 0) { // complete the stripe begun by the last piece
+        const std::size_t take = std::min<std::size_t>(32 - m_buffered, bytes.size());
+        std::memcpy(m_buffer.data() + m_buffered, p, take);
+        m_buffered += take;
+        p += take;
+        if (m_buffered < 32) {
+            return;
+        }
+        stripe(v, m_buffer.data());
+        m_buffered = 0;
+    }
+    for (; end - p >= 32; p += 32) {
+        stripe(v, p);
+    }
+    m_lanes = {v.v1, v.v2, v.v3, v.v4};
+    m_buffered = static_cast<std::size_t>(end - p);
+    std::memcpy(m_buffer.data(), p, m_buffered);
+}
+
+std::uint64_t Xxh64Stream::digest() const {
+    const Lanes v{m_lanes[0], m_lanes[1], m_lanes[2], m_lanes[3]};
+    std::uint64_t hash = m_total >= 32 ? converge(v) : m_seed + k_prime5;
+    hash += m_total;
+    return finish(hash, m_buffer.data(), m_buffer.data() + m_buffered);
+}
+
+std::uint64_t xxh64(std::string_view bytes, std::uint64_t seed) {
+    Xxh64Stream stream(seed);
+    stream.update(bytes);
+    return stream.digest();
 }
 
 } // namespace gpuadvisor

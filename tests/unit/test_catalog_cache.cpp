@@ -69,6 +69,30 @@ TEST_CASE("xxh64 gives the reference library's values") {
     CHECK(xxh64("hello world!", 1) == 0x5DBD098AD9A620ECULL);
 }
 
+TEST_CASE("xxh64 fed in pieces equals xxh64 of the whole") {
+    std::string text;
+    for (int i = 0; text.size() < 100'000; ++i) {
+        text += std::to_string(i * 7919) + (i % 3 == 0 ? "\n" : ",");
+    }
+    // Lengths around the 32-byte stripe, pieces of every small size and some large ones.
+    for (const std::size_t length : {0u, 1u, 31u, 32u, 33u, 63u, 64u, 65u, 100u, 1000u, 100'000u}) {
+        const std::string_view whole = std::string_view(text).substr(0, length);
+        for (const std::size_t piece : {1u, 3u, 8u, 31u, 32u, 33u, 4096u, 1u << 20}) {
+            Xxh64Stream stream(5);
+            for (std::size_t at = 0; at < whole.size(); at += piece) {
+                stream.update(whole.substr(at, piece));
+            }
+            INFO("length " << length << ", pieces of " << piece);
+            CHECK(stream.digest() == xxh64(whole, 5));
+        }
+    }
+    Xxh64Stream abc;
+    abc.update("a");
+    abc.update("");
+    abc.update("bc");
+    CHECK(abc.digest() == 0x44BC2CF5AD770999ULL);
+}
+
 TEST_CASE("a catalog read through the cache equals the slow path, first and second time") {
     CacheFixture f;
     const CatalogLoad slow = f.load(FileCache{});
