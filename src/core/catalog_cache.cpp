@@ -2,12 +2,14 @@
 
 #include "catalog_binary.hpp"
 #include "content_hash.hpp"
+#include "yaml_reader.hpp"
 
 #include <fmt/format.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <sys/stat.h>
 #include <system_error>
 #include <unistd.h>
 
@@ -45,21 +47,21 @@ struct FileCloser {
 };
 using File = std::unique_ptr<std::FILE, FileCloser>;
 
+// The whole entry, read in one piece (entries are megabytes: no growing buffer).
 std::optional<std::string> read_entry(const std::string& entry, std::size_t max_bytes) {
     File file(std::fopen(entry.c_str(), "rb"));
-    if (!file) {
+    struct stat info {};
+    if (!file || ::fstat(::fileno(file.get()), &info) != 0 || info.st_size < 0 ||
+        static_cast<std::uintmax_t>(info.st_size) > max_bytes) {
         return std::nullopt;
     }
-    std::string bytes;
-    char buffer[1 << 16];
-    std::size_t got = 0;
-    while ((got = std::fread(buffer, 1, sizeof buffer, file.get())) > 0) {
-        if (bytes.size() + got > max_bytes) {
-            return std::nullopt;
-        }
-        bytes.append(buffer, got);
+    std::string bytes(static_cast<std::size_t>(info.st_size) + 1, '\0');
+    const std::size_t got = std::fread(bytes.data(), 1, bytes.size(), file.get());
+    if (std::ferror(file.get()) || got != bytes.size() - 1) { // changed size meanwhile
+        return std::nullopt;
     }
-    return std::ferror(file.get()) ? std::nullopt : std::optional(std::move(bytes));
+    bytes.resize(got);
+    return bytes;
 }
 
 // Writes a whole entry or nothing: readers see the old entry or the new one, never a part.
@@ -134,6 +136,22 @@ std::uint64_t total_size(const std::vector<FileStamp>& files) {
 
 FileStamp stamp_of(const std::string& path, std::string_view text) {
     return {path, text.size(), xxh64(text)};
+}
+
+std::optional<FileStamp>
+read_stamp(const std::string& path, const LoadLimits& limits, Diagnostics& diagnostics) {
+    Xxh64Stream hash;
+    std::uint64_t size = 0;
+    const bool read = read_file_blocks(
+        path,
+        limits,
+        diagnostics,
+        [](std::uintmax_t) {},
+        [&](std::string_view block) {
+            hash.update(block);
+            size += block.size();
+        });
+    return read ? std::optional(FileStamp{path, size, hash.digest()}) : std::nullopt;
 }
 
 std::optional<Catalog> cached_catalog(const FileCache& cache,

@@ -21,6 +21,10 @@ struct FileStamp {
     std::uint64_t hash = 0;
 };
 FileStamp stamp_of(const std::string& path, std::string_view text);
+// The stamp of a file on disk, read block by block (nothing kept in memory); nullopt, with
+// the error, as read_file_capped would.
+std::optional<FileStamp>
+read_stamp(const std::string& path, const LoadLimits& limits, Diagnostics& diagnostics);
 
 // The fragment cached for the file so stamped, or nullopt (no cache, too small, missing,
 // stale or corrupt: the caller parses and stores a fresh one).

@@ -104,6 +104,32 @@ CatalogLoad load_catalog_over(const Catalog* base,
     return load_through_cache(base, {}, paths, checks, limits, cache);
 }
 
+namespace {
+
+// The set level's catalog for these files, if it has one: each file only hashed, block by
+// block, so a hit keeps no file in memory and parses none. nullopt: read them as usual.
+std::optional<Catalog> cached_set(const FileCache& cache,
+                                  std::string_view base,
+                                  const std::vector<std::string>& files,
+                                  const CheckOptions& checks,
+                                  const LoadLimits& limits) {
+    if (base.empty() || cache.dir.empty()) {
+        return std::nullopt;
+    }
+    Diagnostics probe; // a file that cannot be read is reported by the usual path
+    std::vector<FileStamp> stamps;
+    for (const std::string& file : files) {
+        auto stamp = read_stamp(file, limits, probe);
+        if (!stamp) {
+            return std::nullopt;
+        }
+        stamps.push_back(std::move(*stamp));
+    }
+    return cached_catalog(cache, base, stamps, checks, limits);
+}
+
+} // namespace
+
 CatalogLoad load_through_cache(const Catalog* base_catalog,
                                std::string_view base,
                                const std::vector<std::string>& paths,
@@ -112,24 +138,25 @@ CatalogLoad load_through_cache(const Catalog* base_catalog,
                                const FileCache& cache) {
     Diagnostics diagnostics;
     std::vector<std::string> files;
-    std::vector<std::optional<std::string>> texts; // each file read once, kept until decoded
     for (const std::string& path : paths) {
         for (const std::string& file : expand_path(path, diagnostics)) {
             files.push_back(file);
-            texts.push_back(read_file_capped(file, limits, diagnostics));
         }
     }
-    std::vector<FileStamp> stamps; // the bytes read, hashed once for both cache levels
+    if (auto cached = cached_set(cache, base, files, checks, limits)) {
+        return {std::move(*cached), std::move(diagnostics), std::move(files)};
+    }
+    std::vector<std::optional<std::string>> texts; // each file read once, kept until decoded
+    for (const std::string& file : files) {
+        texts.push_back(read_file_capped(file, limits, diagnostics));
+    }
+    std::vector<FileStamp> stamps; // the bytes read, hashed once for the cache
     if (!cache.dir.empty()) {
         for (std::size_t i = 0; i < files.size(); ++i) {
             stamps.push_back(texts[i] ? stamp_of(files[i], *texts[i]) : FileStamp{files[i]});
         }
     }
     const bool whole_set = !base.empty() && !stamps.empty() && !diagnostics.has_errors();
-    if (auto cached =
-            whole_set ? cached_catalog(cache, base, stamps, checks, limits) : std::nullopt) {
-        return {std::move(*cached), std::move(diagnostics), std::move(files)};
-    }
     std::vector<CatalogFragment> fragments;
     for (std::size_t i = 0; i < files.size(); ++i) {
         if (texts[i]) {

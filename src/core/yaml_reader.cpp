@@ -7,6 +7,7 @@
 #include <yaml-cpp/parser.h>
 
 #include <cstdio>
+#include <functional>
 #include <sstream>
 #include <sys/stat.h>
 #include <unordered_set>
@@ -36,20 +37,23 @@ std::string_view to_string(YamlNode::Kind kind) {
     return "?";
 }
 
-std::optional<std::string>
-read_file_capped(const std::string& path, const LoadLimits& limits, Diagnostics& diagnostics) {
+bool read_file_blocks(const std::string& path,
+                      const LoadLimits& limits,
+                      Diagnostics& diagnostics,
+                      const std::function<void(std::uintmax_t)>& size,
+                      const std::function<void(std::string_view)>& each) {
     const SourcePos pos{path, 0, 0};
     struct stat info {};
     if (::stat(path.c_str(), &info) != 0) {
         diagnostics.error(pos, "io", "cannot read the file: it does not exist or is not readable");
-        return std::nullopt;
+        return false;
     }
     if (!S_ISREG(info.st_mode)) {
         diagnostics.error(pos,
                           "io",
                           "not a regular file (a folder, device or pipe)",
                           "name a .yaml file, or a folder of them with --catalog");
-        return std::nullopt;
+        return false;
     }
     const auto too_big = [&] {
         diagnostics.error(pos,
@@ -62,33 +66,45 @@ read_file_capped(const std::string& path, const LoadLimits& limits, Diagnostics&
     };
     if (static_cast<std::uintmax_t>(info.st_size) > limits.max_file_bytes) {
         too_big();
-        return std::nullopt;
+        return false;
     }
     std::FILE* file = std::fopen(path.c_str(), "rb");
     if (file == nullptr) {
         diagnostics.error(pos, "io", "cannot open the file for reading");
-        return std::nullopt;
+        return false;
     }
-    std::string bytes;
+    size(static_cast<std::uintmax_t>(info.st_size));
     char buffer[1 << 16];
     std::size_t got = 0;
-    while ((got = std::fread(buffer, 1, sizeof buffer, file)) > 0) {
-        bytes.append(buffer, got);
-        if (bytes.size() > limits.max_file_bytes) {
-            break;
-        }
+    std::uintmax_t total = 0;
+    while (total <= limits.max_file_bytes &&
+           (got = std::fread(buffer, 1, sizeof buffer, file)) > 0) {
+        total += got;
+        each(std::string_view(buffer, got));
     }
     const bool failed = std::ferror(file) != 0;
     std::fclose(file);
     if (failed) {
         diagnostics.error(pos, "io", "reading the file failed");
-        return std::nullopt;
+        return false;
     }
-    if (bytes.size() > limits.max_file_bytes) {
+    if (total > limits.max_file_bytes) { // it grew since stat
         too_big();
-        return std::nullopt;
+        return false;
     }
-    return bytes;
+    return true;
+}
+
+std::optional<std::string>
+read_file_capped(const std::string& path, const LoadLimits& limits, Diagnostics& diagnostics) {
+    std::string bytes;
+    const bool read = read_file_blocks(
+        path,
+        limits,
+        diagnostics,
+        [&](std::uintmax_t size) { bytes.reserve(static_cast<std::size_t>(size)); },
+        [&](std::string_view block) { bytes.append(block); });
+    return read ? std::optional(std::move(bytes)) : std::nullopt;
 }
 
 namespace {

@@ -7,6 +7,7 @@
 #include "gpuadvisor/diagnostic.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -46,6 +47,15 @@ struct YamlDocument {
     std::string file;
     std::optional<YamlNode> root; // nullopt when the file could not be read
 };
+
+// Reads a file block by block after the checks (it exists, is a regular file, is within the
+// size cap), giving `size` the size stat reports, then `each` every block; false, with the
+// error added, if a check or a read fails.
+bool read_file_blocks(const std::string& path,
+                      const LoadLimits& limits,
+                      Diagnostics& diagnostics,
+                      const std::function<void(std::uintmax_t)>& size,
+                      const std::function<void(std::string_view)>& each);
 
 // Reads a file from disk with the size cap; diagnostics on failure.
 std::optional<std::string>
