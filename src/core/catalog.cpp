@@ -74,28 +74,38 @@ const std::optional<std::int64_t>& PriceRow::price(Plan plan) const {
     return on_demand;
 }
 
+namespace {
+
+// A catalog read back from the cache is in order already: checking is linear, sorting is not
+// (and moves every row). The keys are unique, so the order is the same either way.
+template <class T, class Less> void sort_unless_sorted(std::vector<T>& items, Less less) {
+    if (!std::is_sorted(items.begin(), items.end(), less)) {
+        std::sort(items.begin(), items.end(), less);
+    }
+}
+
+} // namespace
+
 Catalog::Catalog(std::vector<Gpu> gpus,
                  std::vector<Provider> providers,
                  std::vector<InstanceType> instances,
                  std::vector<Discount> discounts)
     : m_gpus(std::move(gpus)), m_providers(std::move(providers)), m_instances(std::move(instances)),
       m_discounts(std::move(discounts)) {
-    std::sort(m_discounts.begin(), m_discounts.end(), [](const Discount& a, const Discount& b) {
+    sort_unless_sorted(m_discounts, [](const Discount& a, const Discount& b) {
         return std::tie(a.provider, a.id) < std::tie(b.provider, b.id);
     });
-    std::sort(m_gpus.begin(), m_gpus.end(), [](const Gpu& a, const Gpu& b) { return a.id < b.id; });
-    std::sort(m_providers.begin(), m_providers.end(), [](const Provider& a, const Provider& b) {
-        return a.id < b.id;
+    sort_unless_sorted(m_gpus, [](const Gpu& a, const Gpu& b) { return a.id < b.id; });
+    sort_unless_sorted(m_providers,
+                       [](const Provider& a, const Provider& b) { return a.id < b.id; });
+    sort_unless_sorted(m_instances, [](const InstanceType& a, const InstanceType& b) {
+        return std::tie(a.provider, a.family, a.gpu_count, a.vcpus, a.id) <
+               std::tie(b.provider, b.family, b.gpu_count, b.vcpus, b.id);
     });
-    std::sort(
-        m_instances.begin(), m_instances.end(), [](const InstanceType& a, const InstanceType& b) {
-            return std::tie(a.provider, a.family, a.gpu_count, a.vcpus, a.id) <
-                   std::tie(b.provider, b.family, b.gpu_count, b.vcpus, b.id);
-        });
     for (InstanceType& instance : m_instances) {
-        std::sort(instance.regions.begin(),
-                  instance.regions.end(),
-                  [](const PriceRow& a, const PriceRow& b) { return a.region < b.region; });
+        sort_unless_sorted(instance.regions, [](const PriceRow& a, const PriceRow& b) {
+            return a.region < b.region;
+        });
     }
     for (std::size_t i = 0; i < m_gpus.size(); ++i) {
         m_gpu_by_name.emplace(to_lower(m_gpus[i].id), i);
