@@ -243,11 +243,11 @@ void Planner::configuration(const InstanceType& instance, const Gpu& gpu, int co
     std::optional<Facts> facts; // only rules read them: none, none to build
     if (m_candidates->any()) {
         facts = configuration_facts({instance, gpu, count, *e}, m_workload_facts);
-        m_candidates->test(RuleLevel::configuration, *facts);
+        m_candidates->enter_configuration(*facts);
     }
     for (const PriceRow& row : instance.regions) {
         if (named(m_c.regions, row.region)) {
-            offer(instance, gpu, count, e, facts ? &*facts : nullptr, row);
+            offer(instance, gpu, count, e, row);
         }
     }
 }
@@ -358,7 +358,6 @@ void Planner::offer(const InstanceType& instance,
                     const Gpu& gpu,
                     int count,
                     const std::shared_ptr<const Estimate>& e,
-                    const Facts* configuration,
                     const PriceRow& row) {
     const Usage usage = usage_for(count, *e);
     const PricedPlans plans = priced_plans({&instance, &row}, usage, m_c, m_quiet);
@@ -372,15 +371,9 @@ void Planner::offer(const InstanceType& instance,
                m_c.plan ? fmt::format("no {} price", plan_flag_name(*m_c.plan))
                         : std::string("no price for any plan"));
     }
-    std::optional<Facts> facts; // the region's, over the configuration's, if a rule reads them
-    if (m_candidates->reads(RuleLevel::region) || m_candidates->reads(RuleLevel::plan)) {
-        facts.emplace(configuration);
-        facts->reserve(3);
-        facts->set("region", row.region);
-        facts->set("country", country(instance, row));
-        m_candidates->test(RuleLevel::region, *facts);
+    if (m_candidates->reads_region()) {
+        m_candidates->enter_region(row.region, country(instance, row));
     }
-    Facts* region_facts = facts ? &*facts : nullptr;
     const double running_hours = usage.running_hours();
     for (const PricedPlan& priced : plans) {
         const auto total = m_in.fx->convert(priced.total_micros, row.currency, m_c.currency);
@@ -395,7 +388,7 @@ void Planner::offer(const InstanceType& instance,
                                 (priced.spot ? 1 + m_in.pricing.spot.overhead() : 1))
                 : std::nullopt;
         if (m_w.deadline_hours && run_hours && *run_hours > *m_w.deadline_hours) {
-            keep_late({&instance, &row, count, priced.name, run_hours, *total}, region_facts);
+            keep_late({&instance, &row, count, priced.name, run_hours, *total});
             continue;
         }
         Option o;
@@ -412,7 +405,7 @@ void Planner::offer(const InstanceType& instance,
                                                     static_cast<double>(*total) / running_hours))
                                               : 0;
         o.hours = run_hours;
-        keep(std::move(o), region_facts);
+        keep(std::move(o));
     }
 }
 
@@ -432,12 +425,10 @@ const std::string& Planner::country(const InstanceType& instance, const PriceRow
 bool Planner::passes_requirements(const InstanceType& instance,
                                   const PriceRow& row,
                                   int count,
-                                  std::string_view pricing,
-                                  Facts* facts) {
+                                  std::string_view pricing) {
     ++m_result.considered;
-    if (m_candidates->reads(RuleLevel::plan)) {
-        facts->set("plan", std::string(pricing));
-        m_candidates->test(RuleLevel::plan, *facts);
+    if (m_candidates->any()) {
+        m_candidates->enter_plan(pricing);
     }
     const Rule* rule = m_candidates->unmet();
     if (rule != nullptr) {
@@ -468,14 +459,14 @@ void LateSummary::add(const Late& late, std::optional<std::int64_t> budget, bool
     }
 }
 
-void Planner::keep_late(const Late& late, Facts* facts) {
-    if (passes_requirements(*late.instance, *late.row, late.count, late.pricing, facts)) {
+void Planner::keep_late(const Late& late) {
+    if (passes_requirements(*late.instance, *late.row, late.count, late.pricing)) {
         m_late.add(late, budget_micros(), m_c.list_rejections);
     }
 }
 
-void Planner::keep(Option o, Facts* facts) {
-    if (!passes_requirements(*o.instance, *o.row, o.count, o.pricing, facts)) {
+void Planner::keep(Option o) {
+    if (!passes_requirements(*o.instance, *o.row, o.count, o.pricing)) {
         return;
     }
     std::vector<std::uint32_t>& matched = m_matched; // reused: no allocation per option

@@ -63,9 +63,8 @@ class Planner {
                const Gpu& gpu,
                int count,
                const std::shared_ptr<const Estimate>& e,
-               const Facts* configuration,
                const PriceRow& row);
-    void keep(Option o, Facts* facts);
+    void keep(Option o);
     const std::string& country(const InstanceType& instance, const PriceRow& row);
     std::uint32_t tags_of(const std::vector<std::uint32_t>& matched);
     // The memo's entry (stable: options point to it).
@@ -74,9 +73,8 @@ class Planner {
     bool passes_requirements(const InstanceType& instance,
                              const PriceRow& row,
                              int count,
-                             std::string_view pricing,
-                             Facts* facts);
-    void keep_late(const Late& late, Facts* facts);
+                             std::string_view pricing);
+    void keep_late(const Late& late);
     Usage usage_for(int count, const Estimate& e) const;
     Quote full_quote(const Option& o) const;
     Candidate candidate_of(const Group& group) const;

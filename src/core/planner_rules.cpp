@@ -1,15 +1,47 @@
 #include "planner_rules.hpp"
 
+#include "gpuadvisor/pricing.hpp"
+
 #include <algorithm>
+#include <string>
 
 namespace gpuadvisor::planner_detail {
+
+namespace {
+
+bool reads_plan(RuleLevel level) {
+    return level == RuleLevel::plan || level == RuleLevel::region_plan;
+}
+
+bool reads_region(RuleLevel level) {
+    return level == RuleLevel::region || level == RuleLevel::region_plan;
+}
+
+RuleLevel combine(RuleLevel a, RuleLevel b) {
+    const bool plan = reads_plan(a) || reads_plan(b);
+    const bool region = reads_region(a) || reads_region(b);
+    return region ? (plan ? RuleLevel::region_plan : RuleLevel::region)
+                  : (plan ? RuleLevel::plan : RuleLevel::configuration);
+}
+
+// The row of a pricing name in the plan-level cache: a plan's flag name, or "mix".
+std::size_t pricing_index(std::string_view pricing) {
+    for (std::size_t i = 0; i < std::size(k_all_plans); ++i) {
+        if (plan_flag_name(k_all_plans[i]) == pricing) {
+            return i;
+        }
+    }
+    return std::size(k_all_plans);
+}
+
+} // namespace
 
 RuleLevel level_of(const Condition& condition) {
     if (condition.op == Condition::Op::all || condition.op == Condition::Op::any ||
         condition.op == Condition::Op::none) {
         RuleLevel level = RuleLevel::configuration;
         for (const Condition& child : condition.children) {
-            level = std::max(level, level_of(child));
+            level = combine(level, level_of(child));
         }
         return level;
     }
@@ -23,7 +55,8 @@ RuleLevel level_of(const Condition& condition) {
 }
 
 CandidateRules::CandidateRules(const std::vector<const Rule*>& active)
-    : m_active(active), m_levels(active.size()), m_holds(active.size()) {
+    : m_active(active), m_levels(active.size()), m_holds(active.size()),
+      m_by_pricing(active.size() * k_pricings), m_region_plan(&m_region) {
     for (std::size_t i = 0; i < active.size(); ++i) {
         if (active[i]->candidate) {
             m_levels[i] = level_of(*active[i]->candidate);
@@ -33,11 +66,45 @@ CandidateRules::CandidateRules(const std::vector<const Rule*>& active)
     }
 }
 
-void CandidateRules::test(RuleLevel level, const Facts& facts) {
+void CandidateRules::test(RuleLevel level, const Facts& facts, char* verdicts) {
     for (std::size_t i = 0; i < m_active.size(); ++i) {
         if (m_active[i]->candidate && m_levels[i] == level) {
-            m_holds[i] = holds(*m_active[i]->candidate, facts) ? 1 : 0;
+            verdicts[i] = holds(*m_active[i]->candidate, facts) ? 1 : 0;
         }
+    }
+}
+
+void CandidateRules::enter_configuration(const Facts& configuration) {
+    test(RuleLevel::configuration, configuration, m_holds.data());
+    m_pricing_known.fill(false);
+    m_region = Facts(&configuration);
+    m_plan = Facts(&configuration);
+}
+
+void CandidateRules::enter_region(std::string_view region, std::string_view country) {
+    m_region.set("region", std::string(region));
+    m_region.set("country", std::string(country));
+    test(RuleLevel::region, m_region, m_holds.data());
+}
+
+void CandidateRules::enter_plan(std::string_view pricing) {
+    if (reads(RuleLevel::plan)) {
+        const std::size_t row = pricing_index(pricing);
+        char* verdicts = m_by_pricing.data() + row * m_active.size();
+        if (!m_pricing_known[row]) {
+            m_plan.set("plan", std::string(pricing));
+            test(RuleLevel::plan, m_plan, verdicts);
+            m_pricing_known[row] = true;
+        }
+        for (std::size_t i = 0; i < m_active.size(); ++i) {
+            if (m_active[i]->candidate && m_levels[i] == RuleLevel::plan) {
+                m_holds[i] = verdicts[i];
+            }
+        }
+    }
+    if (reads(RuleLevel::region_plan)) {
+        m_region_plan.set("plan", std::string(pricing));
+        test(RuleLevel::region_plan, m_region_plan, m_holds.data());
     }
 }
 

@@ -1,42 +1,63 @@
 // The active rules' candidate conditions in the planner's pass, tested as seldom as the
-// fields they read allow: once per configuration; again per region only for those that read
-// region or country; per plan only for those that read plan (a catalog of 100k offers prices
-// some 300k options, and most rules read none of the three).
+// fields they read allow (a catalog of 100k offers prices some 300k options, and most rules
+// read neither the region nor the plan):
+// - reading neither region, country nor plan: once per configuration;
+// - reading the plan only: once per configuration and plan;
+// - reading the region or country only: once per offer (configuration and region);
+// - reading both: once per option.
 #pragma once
 
 #include "gpuadvisor/rules.hpp"
 
 #include <array>
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 namespace gpuadvisor::planner_detail {
 
-// The least often a condition can be tested: what varies within its level is not read.
-enum class RuleLevel { configuration, region, plan };
+enum class RuleLevel { configuration, plan, region, region_plan };
 RuleLevel level_of(const Condition& condition);
 
 class CandidateRules {
   public:
     // `active`: the rules whose `when` holds, in order; it must outlive this.
     explicit CandidateRules(const std::vector<const Rule*>& active);
+    CandidateRules(const CandidateRules&) = delete; // m_region_plan points into it
+    CandidateRules& operator=(const CandidateRules&) = delete;
 
     bool any() const { return m_any; } // some active rule tests candidates
-    bool reads(RuleLevel level) const { return m_reads[static_cast<std::size_t>(level)]; }
-    // Tests the rules of `level` on the facts of the option at hand (which fall back to the
-    // facts of the levels above).
-    void test(RuleLevel level, const Facts& facts);
+    bool reads_region() const { return reads(RuleLevel::region) || reads(RuleLevel::region_plan); }
+
+    // The option at hand, level by level; each call tests the rules of its level.
+    // `configuration` must live until the next enter_configuration.
+    void enter_configuration(const Facts& configuration);
+    void enter_region(std::string_view region, std::string_view country); // if reads_region()
+    void enter_plan(std::string_view pricing);
+
     // The first `require` rule, in order, the option at hand fails, or nullptr.
     const Rule* unmet() const;
     // The indices (in `active`) of the prefer and warn rules the option at hand matches.
     void matches(std::vector<std::uint32_t>& out) const;
 
   private:
+    static constexpr std::size_t k_pricings = 6; // the five plans' flag names and "mix"
+
+    bool reads(RuleLevel level) const { return m_reads[static_cast<std::size_t>(level)]; }
+    void test(RuleLevel level, const Facts& facts, char* verdicts);
+
     const std::vector<const Rule*>& m_active;
     std::vector<RuleLevel> m_levels;
     std::vector<char> m_holds; // by rule: its candidate condition holds for the option at hand
-    std::array<bool, 3> m_reads{};
+    // Plan-level verdicts of this configuration, by pricing (k_pricings rows of m_active's
+    // size), and which rows are known.
+    std::vector<char> m_by_pricing;
+    std::array<bool, k_pricings> m_pricing_known{};
+    std::array<bool, 4> m_reads{};
     bool m_any = false;
+    Facts m_region;      // over the configuration's
+    Facts m_plan;        // over the configuration's
+    Facts m_region_plan; // over m_region
 };
 
 } // namespace gpuadvisor::planner_detail
