@@ -7,6 +7,7 @@
 #include "gpuadvisor/date.hpp"
 #include "gpuadvisor/diagnostic.hpp"
 
+#include <array>
 #include <optional>
 #include <span>
 #include <string>
@@ -151,6 +152,19 @@ struct TotalsResult {
 };
 TotalsResult price_offer_totals(const Offer& offer,
                                 const Usage& usage,
+                                Plan plan,
+                                const PricingContext& context);
+
+// The instance-hours (instance-months for a subscription) one plan bills for a usage, by tier:
+// the same for every offer priced for that usage, so the planner works them out once per
+// configuration and prices each region with them.
+struct BilledQuantities {
+    std::array<double, 2> tiers{};
+    std::size_t count = 0;
+};
+BilledQuantities billed_quantities(const Usage& usage, Plan plan, const SpotModel& spot);
+TotalsResult price_offer_totals(const Offer& offer,
+                                const BilledQuantities& quantities,
                                 Plan plan,
                                 const PricingContext& context);
 

@@ -245,9 +245,15 @@ void Planner::configuration(const InstanceType& instance, const Gpu& gpu, int co
         facts = configuration_facts({instance, gpu, count, *e}, m_workload_facts);
         m_candidates->enter_configuration(*facts);
     }
+    Bill bill; // what each plan bills: the same in every region
+    bill.usage = usage_for(count, *e);
+    for (const Plan plan : k_all_plans) {
+        bill.by_plan[static_cast<std::size_t>(plan)] =
+            billed_quantities(bill.usage, plan, m_quiet.spot);
+    }
     for (const PriceRow& row : instance.regions) {
         if (named(m_c.regions, row.region)) {
-            offer(instance, gpu, count, e, row);
+            offer(instance, gpu, count, e, bill, row);
         }
     }
 }
@@ -300,28 +306,24 @@ void price_mix(const Offer& offer,
 // The plans to price for an offer: --pricing's, or each plan the row sells (spot only for
 // interruptible work; a term plan only when it costs less than on-demand for this usage).
 PricedPlans priced_plans(const Offer& offer,
-                         const Usage& usage,
+                         const Bill& bill,
                          const PlanConstraints& c,
                          const PricingContext& pricing) {
     PricedPlans result;
     if (c.auto_mix) {
-        price_mix(offer, usage, c, pricing, result);
+        price_mix(offer, bill.usage, c, pricing, result);
         return result;
     }
-    static constexpr Plan k_default_order[] = {Plan::on_demand,
-                                               Plan::spot,
-                                               Plan::reserved_1y,
-                                               Plan::reserved_3y,
-                                               Plan::subscription_monthly};
     std::optional<std::int64_t> on_demand;
-    for (const Plan plan : k_default_order) {
+    for (const Plan plan : k_all_plans) { // on-demand first: term plans are checked against it
         if (c.plan ? plan != *c.plan : plan == Plan::spot && !c.interruptible) {
             continue;
         }
         if (!offer.prices->price(plan) && !pricing.estimate_missing) {
             continue; // not sold there, and not to be estimated (most rows lack a term plan)
         }
-        const TotalsResult q = price_offer_totals(offer, usage, plan, pricing);
+        const TotalsResult q =
+            price_offer_totals(offer, bill.by_plan[static_cast<std::size_t>(plan)], plan, pricing);
         if (q.too_large) {
             result.too_large = k_too_large;
         }
@@ -358,9 +360,10 @@ void Planner::offer(const InstanceType& instance,
                     const Gpu& gpu,
                     int count,
                     const std::shared_ptr<const Estimate>& e,
+                    const Bill& bill,
                     const PriceRow& row) {
-    const Usage usage = usage_for(count, *e);
-    const PricedPlans plans = priced_plans({&instance, &row}, usage, m_c, m_quiet);
+    const Usage& usage = bill.usage;
+    const PricedPlans plans = priced_plans({&instance, &row}, bill, m_c, m_quiet);
     if (!plans.too_large.empty()) {
         reject(instance, row.region, count, "price", plans.too_large);
     } else if (plans.empty() && (m_c.plan || m_c.auto_mix)) {
@@ -510,6 +513,13 @@ std::uint32_t Planner::tags_of(const std::vector<std::uint32_t>& matched) {
 
 PlanResult Planner::run() {
     fire_rules();
+    std::size_t offers = 0;
+    for (const InstanceType& instance : m_in.catalog->instances()) {
+        offers += instance.regions.size();
+    }
+    // Room for about one option an offer, so the list is seldom copied as it grows (capacity
+    // never written to costs no memory).
+    m_feasible.reserve(offers);
     for (const InstanceType& instance : m_in.catalog->instances()) {
         if (const Gpu* gpu = m_in.catalog->find_gpu(instance.gpu)) {
             instance_type(instance, *gpu);

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -34,6 +35,12 @@ struct Late {
     std::string_view pricing; // a plan's flag name, or "mix" (static strings)
     std::optional<double> hours;
     std::int64_t total_micros = 0;
+};
+
+// A configuration's usage and what each plan bills for it (by Plan): the same in every region.
+struct Bill {
+    Usage usage;
+    std::array<BilledQuantities, std::size(k_all_plans)> by_plan;
 };
 
 // The configurations past the deadline: counted; listed one by one only for --explain; the
@@ -63,6 +70,7 @@ class Planner {
                const Gpu& gpu,
                int count,
                const std::shared_ptr<const Estimate>& e,
+               const Bill& bill,
                const PriceRow& row);
     void keep(Option o);
     const std::string& country(const InstanceType& instance, const PriceRow& row);

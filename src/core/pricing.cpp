@@ -170,15 +170,27 @@ TierList tiers(const Usage& usage) {
             2};
 }
 
-// Adds both totals (paid and list) to a quote's; false when either overflows.
-bool add_totals(Quote& whole, std::int64_t total, std::int64_t list_total) {
+// Adds both totals (paid and list) to running sums; false when either is negative (a product
+// that did not fit) or a sum overflows.
+bool add_checked(Totals& sums, std::int64_t total, std::int64_t list_total) {
     const std::int64_t max = std::numeric_limits<std::int64_t>::max();
-    if (total < 0 || list_total < 0 || whole.total_micros > max - total ||
-        whole.list_total_micros > max - list_total) {
+    if (total < 0 || list_total < 0 || sums.total_micros > max - total ||
+        sums.list_total_micros > max - list_total) {
         return false;
     }
-    whole.total_micros += total;
-    whole.list_total_micros += list_total;
+    sums.total_micros += total;
+    sums.list_total_micros += list_total;
+    return true;
+}
+
+// The same, on a quote's totals.
+bool add_totals(Quote& whole, std::int64_t total, std::int64_t list_total) {
+    Totals sums{whole.total_micros, whole.list_total_micros};
+    if (!add_checked(sums, total, list_total)) {
+        return false;
+    }
+    whole.total_micros = sums.total_micros;
+    whole.list_total_micros = sums.list_total_micros;
     return true;
 }
 
@@ -359,7 +371,17 @@ std::optional<std::int64_t> multiply_money(std::int64_t rate_micros, double quan
     if (!(quantity >= 0) || quantity > 1e15) { // also NaN
         return std::nullopt;
     }
-    const auto thousandths = static_cast<Int128>(std::llround(quantity * 1000));
+    const std::int64_t whole_thousandths = std::llround(quantity * 1000);
+    std::int64_t small = 0; // the common case in 64 bits: the same result, no 128-bit division
+    if (rate_micros >= 0 && !__builtin_mul_overflow(rate_micros, whole_thousandths, &small)) {
+        std::int64_t quotient = small / 1000;
+        const std::int64_t twice = (small % 1000) * 2;
+        if (twice > 1000 || (twice == 1000 && quotient % 2 != 0)) {
+            quotient += 1;
+        }
+        return quotient;
+    }
+    const auto thousandths = static_cast<Int128>(whole_thousandths);
     const Int128 product = divide_half_even(static_cast<Int128>(rate_micros) * thousandths, 1000);
     if (product > std::numeric_limits<std::int64_t>::max()) {
         return std::nullopt;
@@ -390,24 +412,39 @@ std::optional<Rate> plan_rate(const Offer& offer, Plan plan, const PricingContex
     return finish_rate(offer, plan, context, rate);
 }
 
+BilledQuantities billed_quantities(const Usage& usage, Plan plan, const SpotModel& spot) {
+    BilledQuantities result;
+    for (const auto& [name, tier] : tiers(usage)) {
+        result.tiers[result.count++] = billed_quantity({plan, 1}, tier, spot);
+    }
+    return result;
+}
+
 TotalsResult price_offer_totals(const Offer& offer,
-                                const Usage& usage,
+                                const BilledQuantities& quantities,
                                 Plan plan,
                                 const PricingContext& context) {
     const auto rate = plan_rate(offer, plan, context);
     if (!rate) {
         return {};
     }
-    Quote sums; // only its totals: add_totals checks them as price_offer does
-    for (const auto& [name, tier] : tiers(usage)) {
-        const double quantity = billed_quantity({plan, 1}, tier, context.spot);
+    Totals sums; // checked as price_offer checks a quote's
+    for (std::size_t i = 0; i < quantities.count; ++i) {
+        const double quantity = quantities.tiers[i];
         const std::int64_t total = multiply_money(rate->micros, quantity).value_or(-1);
         const std::int64_t list_total = multiply_money(rate->list_micros, quantity).value_or(-1);
-        if (!add_totals(sums, total, list_total)) {
+        if (!add_checked(sums, total, list_total)) {
             return {std::nullopt, true};
         }
     }
-    return {Totals{sums.total_micros, sums.list_total_micros}, false};
+    return {sums, false};
+}
+
+TotalsResult price_offer_totals(const Offer& offer,
+                                const Usage& usage,
+                                Plan plan,
+                                const PricingContext& context) {
+    return price_offer_totals(offer, billed_quantities(usage, plan, context.spot), plan, context);
 }
 
 QuoteResult price_offer(const Offer& offer,

@@ -7,6 +7,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <limits>
+
 using namespace gpuadvisor;
 
 namespace {
@@ -52,6 +55,39 @@ TEST_CASE("money times hours is exact to the micro-unit") {
         total += *multiply_money(100'000, 1); // 0.10 a time
     }
     CHECK(total == 10'000'000'000); // exactly 10,000.00
+}
+
+TEST_CASE("money times hours: the 64-bit path and the 128-bit one agree at every size") {
+    // Reference: the product in 128 bits, divided by 1000 rounding half to even.
+    const auto reference = [](std::int64_t rate, double quantity) -> std::optional<std::int64_t> {
+        __extension__ using Int128 = __int128;
+        const Int128 product = static_cast<Int128>(rate) * std::llround(quantity * 1000);
+        Int128 quotient = product / 1000;
+        const Int128 twice = (product % 1000) * 2;
+        if (twice > 1000 || (twice == 1000 && quotient % 2 != 0)) {
+            quotient += 1;
+        }
+        if (quotient > std::numeric_limits<std::int64_t>::max()) {
+            return std::nullopt;
+        }
+        return static_cast<std::int64_t>(quotient);
+    };
+    std::uint64_t state = 12345;
+    const auto next = [&] { // a fixed linear congruential sequence
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return state >> 11;
+    };
+    for (int i = 0; i < 20000; ++i) {
+        const int scale = i % 16; // rates from 1 micro-unit to about 1e18
+        const auto rate = static_cast<std::int64_t>(next() % 1000) *
+                          static_cast<std::int64_t>(std::pow(10.0, scale));
+        const double quantity = static_cast<double>(next() % 10'000'000) / 1000 *
+                                std::pow(10.0, static_cast<double>(i % 9));
+        INFO(rate << " x " << quantity);
+        CHECK(multiply_money(rate, quantity) == reference(rate, quantity));
+    }
+    CHECK(multiply_money(std::numeric_limits<std::int64_t>::max(), 0.001) ==
+          reference(std::numeric_limits<std::int64_t>::max(), 0.001));
 }
 
 TEST_CASE("on-demand is billed for the hours it runs") {
