@@ -28,6 +28,9 @@ struct PlanConstraints {
     bool sort_by_time = false;
     std::size_t top = 5;
     bool list_rejections = true; // false: rejections counted by code, not listed (no --explain)
+    // Threads for the pass over the offers; 0: one per core (up to 8), one per 20,000 offers.
+    // The result is the same for any number.
+    std::size_t threads = 0;
 };
 
 // One configuration: `count` instances of an offer under a plan or mix.

@@ -443,25 +443,6 @@ bool Planner::passes_requirements(const InstanceType& instance,
     return rule == nullptr;
 }
 
-void LateSummary::add(const Late& late, std::optional<std::int64_t> budget, bool list) {
-    ++count;
-    if (list) {
-        listed.push_back(late);
-    }
-    const auto quicker = [](const Late& a, const std::optional<Late>& b) {
-        return !b || std::tuple(*a.hours, a.total_micros) < std::tuple(*b->hours, b->total_micros);
-    };
-    if (quicker(late, fastest)) {
-        fastest = late;
-    }
-    if ((!budget || late.total_micros <= *budget) && quicker(late, fastest_affordable)) {
-        fastest_affordable = late;
-    }
-    if (!cheapest || late.total_micros < cheapest->total_micros) {
-        cheapest = late;
-    }
-}
-
 void Planner::keep_late(const Late& late) {
     if (passes_requirements(*late.instance, *late.row, late.count, late.pricing)) {
         m_late.add(late, budget_micros(), m_c.list_rejections);
@@ -513,18 +494,7 @@ std::uint32_t Planner::tags_of(const std::vector<std::uint32_t>& matched) {
 
 PlanResult Planner::run() {
     fire_rules();
-    std::size_t offers = 0;
-    for (const InstanceType& instance : m_in.catalog->instances()) {
-        offers += instance.regions.size();
-    }
-    // Room for about one option an offer, so the list is seldom copied as it grows (capacity
-    // never written to costs no memory).
-    m_feasible.reserve(offers);
-    for (const InstanceType& instance : m_in.catalog->instances()) {
-        if (const Gpu* gpu = m_in.catalog->find_gpu(instance.gpu)) {
-            instance_type(instance, *gpu);
-        }
-    }
+    pass_over_offers();
     if (m_late.count > 0 && !m_c.list_rejections) {
         m_result.rejected_by_code["deadline"] += m_late.count;
     }

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -53,6 +54,8 @@ struct LateSummary {
     std::optional<Late> cheapest;           // by total
 
     void add(const Late& late, std::optional<std::int64_t> budget, bool list);
+    // Those of a later slice of the catalog, priced apart (planner_pass.cpp).
+    void append(LateSummary&& later);
 };
 
 class Planner {
@@ -63,6 +66,10 @@ class Planner {
 
   private:
     void fire_rules();
+    // The pass over every offer: pricing, rules, deadline and budget (planner_pass.cpp).
+    void pass_over_offers();
+    void pass(std::span<const InstanceType> instances);
+    void absorb(Planner&& later);
     void instance_type(const InstanceType& instance, const Gpu& gpu);
     std::vector<int> counts(const InstanceType& instance, const Gpu& gpu);
     void configuration(const InstanceType& instance, const Gpu& gpu, int count);
@@ -149,6 +156,7 @@ class Planner {
     const InstanceType* m_countries_of = nullptr; // whose rows m_countries holds
     std::vector<std::string> m_countries;
     PlanResult m_result;
+    std::vector<std::unique_ptr<Planner>> m_helpers; // the other slices' planners, kept alive
 };
 
 } // namespace gpuadvisor::planner_detail

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 using namespace gpuadvisor;
 
@@ -301,4 +302,117 @@ rules:
     CHECK(r.rules.front().note == fmt::format("rejected {} configuration(s)", by_rule));
     CHECK(r.rules[1].note == "rejected none");
     CHECK(r.rejected_by_code.at("rule") == by_rule);
+}
+
+namespace {
+
+// Everything a plan says, as text: two plans are the same when their dumps are.
+std::string dump(const PlanResult& r) {
+    std::string text = fmt::format("feasible {} considered {}\n", r.feasible, r.considered);
+    for (const Candidate& c : r.recommendations) {
+        text += fmt::format("#{} {} {} {} x{} {} {} {} {} {} [{}] [{}] pareto {}\n",
+                            c.rank,
+                            c.instance->provider,
+                            c.instance->id,
+                            c.row->region,
+                            c.count,
+                            c.pricing,
+                            c.total_micros,
+                            c.list_total_micros,
+                            c.hours.value_or(-1),
+                            c.score,
+                            fmt::join(c.preferred_by, ","),
+                            fmt::join(c.warnings, ","),
+                            c.pareto);
+        for (const auto& [region, total] : c.also_in) {
+            text += fmt::format("  also {} {}\n", region, total);
+        }
+    }
+    for (const Rejection& x : r.rejected) {
+        text +=
+            fmt::format("- {} {} {} {}: {}\n", x.instance->id, x.region, x.count, x.code, x.reason);
+    }
+    for (const auto& [code, n] : r.rejected_by_code) {
+        text += fmt::format("{} {}\n", code, n);
+    }
+    for (const FiredRule& rule : r.rules) {
+        text += fmt::format("rule {}: {}\n", rule.rule->id, rule.note);
+    }
+    text +=
+        fmt::format("{}\n{}\n{}\n", fmt::join(r.warnings, "|"), fmt::join(r.notes, "|"), r.no_fit);
+    return text;
+}
+
+} // namespace
+
+TEST_CASE("planner: the pass on several threads gives what one thread gives") {
+    Workload train;
+    train.kind = WorkloadKind::training;
+    train.model = "llama-2-7b";
+    train.tokens = 1e12;
+    train.deadline_hours = 24 * 30;
+    Workload tight = train;
+    tight.deadline_hours = 24;
+    tight.budget = 20'000;
+    Workload big = train;
+    big.model = "llama-2-70b";
+    big.deadline_hours.reset();
+    const std::vector<Rule> rules = rules_from(R"(schema_version: 1
+rules:
+  - id: us-or-spot
+    require: {any: [{country: US}, {plan: spot}]}
+    reason: "policy"
+    source: "test"
+    as_of: 2025-01-01
+  - id: eu-note
+    warn: "in the EU"
+    candidate: {country: {in: [IE, DE, NL, FR, SE]}}
+    reason: "policy"
+    source: "test"
+    as_of: 2025-01-01
+  - id: h100s
+    prefer: {gpu: H100}
+    reason: "policy"
+    source: "test"
+    as_of: 2025-01-01
+)");
+    struct Case {
+        Workload workload;
+        bool interruptible;
+        bool with_rules;
+        bool explain;
+    };
+    for (const Case& c : {Case{train, false, false, false},
+                          Case{train, true, true, true},
+                          Case{tight, false, true, true},
+                          Case{tight, true, false, false},
+                          Case{big, true, true, false},
+                          Case{serving(2000), false, true, true}}) {
+        std::string one;
+        for (const std::size_t threads : {1u, 2u, 5u}) {
+            Setup s{workload_of(c.workload), {}, c.with_rules ? rules : std::vector<Rule>{}, {}};
+            s.needs = requirements(s.workload, builtin_assumptions());
+            s.constraints.interruptible = c.interruptible;
+            s.constraints.list_rejections = c.explain;
+            s.constraints.top = 20;
+            s.constraints.threads = threads;
+            const PlanInput input{&s.workload,
+                                  &s.needs,
+                                  &builtin_catalog(),
+                                  &builtin_assumptions(),
+                                  &s.rules,
+                                  &builtin_fx(),
+                                  {},
+                                  s.constraints};
+            const PlanResult result = plan(input);
+            const std::string text = dump(result);
+            if (threads == 1) {
+                one = text;
+                CHECK(result.considered > 500); // enough to split among threads
+            } else {
+                INFO(threads << " threads");
+                CHECK(text == one);
+            }
+        }
+    }
 }

@@ -1,0 +1,170 @@
+// The pass over every offer, on several threads for a large catalog: each prices a contiguous
+// slice of the instance types with its own state, and the slices are joined in catalog order,
+// so the result is the one a single pass gives (tested).
+#include "planner_internal.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <thread>
+#include <tuple>
+
+namespace gpuadvisor::planner_detail {
+
+namespace {
+
+// Below this many offers a second thread costs more than it saves.
+constexpr std::size_t k_offers_per_thread = 20'000;
+constexpr std::size_t k_max_threads = 8;
+
+bool quicker(const Late& a, const std::optional<Late>& b) {
+    return !b || std::tuple(*a.hours, a.total_micros) < std::tuple(*b->hours, b->total_micros);
+}
+
+bool cheaper(const Late& a, const std::optional<Late>& b) {
+    return !b || a.total_micros < b->total_micros;
+}
+
+} // namespace
+
+void LateSummary::add(const Late& late, std::optional<std::int64_t> budget, bool list) {
+    ++count;
+    if (list) {
+        listed.push_back(late);
+    }
+    if (quicker(late, fastest)) {
+        fastest = late;
+    }
+    if ((!budget || late.total_micros <= *budget) && quicker(late, fastest_affordable)) {
+        fastest_affordable = late;
+    }
+    if (cheaper(late, cheapest)) {
+        cheapest = late;
+    }
+}
+
+void LateSummary::append(LateSummary&& later) {
+    count += later.count;
+    listed.insert(listed.end(), later.listed.begin(), later.listed.end());
+    // Strictly better only: of equals, the earlier one stays, as in a single pass.
+    if (later.fastest && quicker(*later.fastest, fastest)) {
+        fastest = later.fastest;
+    }
+    if (later.fastest_affordable && quicker(*later.fastest_affordable, fastest_affordable)) {
+        fastest_affordable = later.fastest_affordable;
+    }
+    if (later.cheapest && cheaper(*later.cheapest, cheapest)) {
+        cheapest = later.cheapest;
+    }
+}
+
+void Planner::pass(std::span<const InstanceType> instances) {
+    std::size_t offers = 0;
+    for (const InstanceType& instance : instances) {
+        offers += instance.regions.size();
+    }
+    // Room for about one option an offer, so the list is seldom copied as it grows (capacity
+    // never written to costs no memory).
+    m_feasible.reserve(offers);
+    for (const InstanceType& instance : instances) {
+        if (const Gpu* gpu = m_in.catalog->find_gpu(instance.gpu)) {
+            instance_type(instance, *gpu);
+        }
+    }
+}
+
+void Planner::pass_over_offers() {
+    const std::vector<InstanceType>& instances = m_in.catalog->instances();
+    std::size_t offers = 0;
+    for (const InstanceType& instance : instances) {
+        offers += instance.regions.size();
+    }
+    std::size_t threads = m_c.threads;
+    if (threads == 0) {
+        threads = std::min<std::size_t>({std::max(1u, std::thread::hardware_concurrency()),
+                                         k_max_threads,
+                                         std::max<std::size_t>(1, offers / k_offers_per_thread)});
+    }
+    threads = std::clamp<std::size_t>(threads, 1, std::max<std::size_t>(1, instances.size()));
+    if (threads == 1) {
+        pass(instances);
+        return;
+    }
+    // Slices of about equal offers, in catalog order: the first for this planner.
+    std::vector<std::span<const InstanceType>> slices;
+    std::size_t begin = 0;
+    std::size_t seen = 0;
+    for (std::size_t i = 0; i < instances.size(); ++i) {
+        seen += instances[i].regions.size();
+        const bool last = i + 1 == instances.size();
+        if (last || seen * threads >= offers * (slices.size() + 1)) {
+            slices.emplace_back(instances.data() + begin, i + 1 - begin);
+            begin = i + 1;
+        }
+    }
+    std::vector<std::exception_ptr> errors(slices.size());
+    std::vector<std::thread> running;
+    for (std::size_t k = 1; k < slices.size(); ++k) {
+        m_helpers.push_back(std::make_unique<Planner>(m_in));
+        Planner* helper = m_helpers.back().get();
+        running.emplace_back([helper, slice = slices[k], error = &errors[k]] {
+            try {
+                helper->fire_rules();
+                helper->pass(slice);
+            } catch (...) {
+                *error = std::current_exception();
+            }
+        });
+    }
+    try {
+        pass(slices.front());
+    } catch (...) {
+        errors.front() = std::current_exception();
+    }
+    for (std::thread& thread : running) {
+        thread.join();
+    }
+    for (const std::exception_ptr& error : errors) {
+        if (error) {
+            std::rethrow_exception(error);
+        }
+    }
+    for (const auto& helper : m_helpers) { // in catalog order
+        absorb(std::move(*helper));
+    }
+}
+
+// Joins the state of a later slice's pass to this one's, as if this planner had gone on to
+// price that slice itself. The helper stays alive: options point to its estimates.
+void Planner::absorb(Planner&& later) {
+    auto& rejected = m_result.rejected;
+    rejected.insert(rejected.end(),
+                    std::make_move_iterator(later.m_result.rejected.begin()),
+                    std::make_move_iterator(later.m_result.rejected.end()));
+    for (const auto& [code, n] : later.m_result.rejected_by_code) {
+        m_result.rejected_by_code[code] += n;
+    }
+    m_result.considered += later.m_result.considered;
+    for (const auto& [rule, n] : later.m_rule_rejections) {
+        m_rule_rejections[rule] += n;
+    }
+    // Tags are numbered as first seen: the later slice's, in its order, after this one's.
+    std::vector<const std::vector<std::uint32_t>*> matched_by_tags(later.m_tags.size());
+    for (const auto& [matched, index] : later.m_tag_index) {
+        matched_by_tags[index] = &matched;
+    }
+    std::vector<std::uint32_t> renumbered;
+    for (const auto* matched : matched_by_tags) {
+        renumbered.push_back(tags_of(*matched));
+    }
+    for (auto* options : {&later.m_feasible, &later.m_over_budget}) {
+        for (Option& o : *options) {
+            o.tags = renumbered[o.tags];
+        }
+    }
+    m_feasible.insert(m_feasible.end(), later.m_feasible.begin(), later.m_feasible.end());
+    m_over_budget.insert(
+        m_over_budget.end(), later.m_over_budget.begin(), later.m_over_budget.end());
+    m_late.append(std::move(later.m_late));
+}
+
+} // namespace gpuadvisor::planner_detail
