@@ -1,6 +1,11 @@
 #include "catalog_binary.hpp"
 
+#include "content_hash.hpp"
+
+#include <algorithm>
 #include <cstring>
+#include <system_error>
+#include <thread>
 #include <type_traits>
 #include <unordered_map>
 
@@ -8,25 +13,17 @@ namespace gpuadvisor {
 
 namespace {
 
-constexpr std::string_view k_magic = "GPUADVC3";
+constexpr std::string_view k_magic = "GPUADVC4";
 constexpr std::string_view k_fragment_magic = "GPUADVF1";
 
-// FNV-1a over 8-byte words (then the tail bytes): detects corruption, fast enough to run on
-// every start.
+// Detects corruption; fast enough (several GB/s) to run on every start.
 std::uint64_t checksum(std::string_view bytes) {
-    constexpr std::uint64_t k_prime = 1099511628211ULL;
-    std::uint64_t hash = 14695981039346656037ULL;
-    std::size_t i = 0;
-    for (; i + 8 <= bytes.size(); i += 8) {
-        std::uint64_t word = 0;
-        std::memcpy(&word, bytes.data() + i, 8);
-        hash = (hash ^ word) * k_prime;
-    }
-    for (; i < bytes.size(); ++i) {
-        hash = (hash ^ static_cast<unsigned char>(bytes[i])) * k_prime;
-    }
-    return hash;
+    return xxh64(bytes);
 }
+
+// Instance types are written in chunks of this many, each with its length, so that a reader
+// can decode the chunks on several threads.
+constexpr std::size_t k_instances_per_chunk = 2048;
 
 // One description of each type's fields serves both directions.
 template <class Archive> void visit(Archive& a, SourcePos& p) {
@@ -113,6 +110,7 @@ class Writer {
         }
         (*this)(it->second);
     }
+    void operator()(const InternedText& value) { (*this)(value.str()); }
     template <class T> void operator()(const std::optional<T>& value) {
         (*this)(value.has_value());
         if (value) {
@@ -133,8 +131,19 @@ class Writer {
 class Reader {
   public:
     explicit Reader(std::string_view bytes) : m_bytes(bytes) {}
+    // A reader of part of the payload, with the string table already read by `whole`.
+    Reader(std::string_view part, const Reader& whole) : m_bytes(part), m_table(whole.m_table) {}
+    Reader(const Reader& other)
+        : m_bytes(other.m_bytes), m_strings(other.m_strings),
+          m_table(other.m_table == &other.m_strings ? &m_strings : other.m_table),
+          m_offset(other.m_offset), m_ok(other.m_ok) {}
+    Reader& operator=(const Reader&) = delete;
     bool ok() const { return m_ok; }
     bool at_end() const { return m_offset == m_bytes.size(); }
+    // The next `size` bytes, skipped.
+    std::string_view skip(std::size_t size) {
+        return take(size) ? m_bytes.substr(m_offset - size, size) : std::string_view{};
+    }
 
     template <class T> void operator()(T& value) {
         if constexpr (k_is_trivial<T>) {
@@ -157,15 +166,30 @@ class Reader {
                 m_strings.emplace_back(m_bytes.data() + m_offset - size, size);
             }
         }
+        m_table = &m_strings;
     }
     void operator()(std::string& value) {
         std::uint32_t index = 0;
         (*this)(index);
-        if (m_ok && index < m_strings.size()) {
-            value.assign(m_strings[index]);
+        if (m_ok && m_table != nullptr && index < m_table->size()) {
+            value.assign((*m_table)[index]);
         } else {
             m_ok = false;
         }
+    }
+    // Interned once per table entry (per reader): rows then share it.
+    void operator()(InternedText& value) {
+        std::uint32_t index = 0;
+        (*this)(index);
+        if (!m_ok || m_table == nullptr || index >= m_table->size()) {
+            m_ok = false;
+            return;
+        }
+        m_interned.resize(m_table->size());
+        if (!m_interned[index]) {
+            m_interned[index] = InternedText((*m_table)[index]);
+        }
+        value = *m_interned[index];
     }
     void operator()(bool& value) {
         unsigned char raw = 0;
@@ -205,9 +229,71 @@ class Reader {
 
     std::string_view m_bytes;
     std::vector<std::string_view> m_strings;
+    const std::vector<std::string_view>* m_table = nullptr; // m_strings, or the whole's
+    std::vector<std::optional<InternedText>> m_interned;    // by table index, as used
     std::size_t m_offset = 0;
     bool m_ok = true;
 };
+
+// The instance types in chunks, each preceded by its length in bytes.
+void write_instances(Writer& writer, const std::vector<InstanceType>& instances) {
+    writer(static_cast<std::uint32_t>(instances.size()));
+    for (std::size_t first = 0; first < instances.size(); first += k_instances_per_chunk) {
+        const std::size_t at = writer.bytes.size();
+        writer(std::uint64_t{0});
+        const std::size_t end = std::min(instances.size(), first + k_instances_per_chunk);
+        for (std::size_t i = first; i < end; ++i) {
+            writer(instances[i]);
+        }
+        const std::uint64_t length = writer.bytes.size() - at - sizeof(std::uint64_t);
+        std::memcpy(writer.bytes.data() + at, &length, sizeof length);
+    }
+}
+
+// Decodes the chunks, on several threads when there are several; false if any is damaged.
+bool read_instances(Reader& reader, std::vector<InstanceType>& instances) {
+    std::uint32_t count = 0;
+    reader(count);
+    std::vector<std::string_view> chunks;
+    for (std::size_t first = 0; reader.ok() && first < count; first += k_instances_per_chunk) {
+        std::uint64_t length = 0;
+        reader(length);
+        chunks.push_back(reader.skip(static_cast<std::size_t>(length)));
+    }
+    if (!reader.ok() || count > chunks.size() * k_instances_per_chunk) {
+        return false;
+    }
+    instances.resize(count);
+    std::vector<char> decoded(chunks.size(), 0);
+    const auto decode = [&](std::size_t from, std::size_t step) {
+        for (std::size_t c = from; c < chunks.size(); c += step) {
+            Reader part(chunks[c], reader);
+            const std::size_t first = c * k_instances_per_chunk;
+            const std::size_t end = std::min<std::size_t>(count, first + k_instances_per_chunk);
+            for (std::size_t i = first; i < end; ++i) {
+                part(instances[i]);
+            }
+            decoded[c] = part.ok() && part.at_end() ? 1 : 0;
+        }
+    };
+    const std::size_t threads = std::min<std::size_t>(
+        {chunks.size(), std::max(1u, std::thread::hardware_concurrency()), 8});
+    std::vector<std::thread> helpers;
+    try {
+        for (std::size_t t = 1; t < threads; ++t) {
+            helpers.emplace_back(decode, t, threads);
+        }
+    } catch (const std::system_error&) { // no more threads to be had: this one decodes the rest
+    }
+    for (std::size_t t = helpers.size() + 1; t < threads; ++t) {
+        decode(t, threads);
+    }
+    decode(0, threads);
+    for (std::thread& helper : helpers) {
+        helper.join();
+    }
+    return std::all_of(decoded.begin(), decoded.end(), [](char ok) { return ok == 1; });
+}
 
 // The string table, the payload, and a header of magic and checksum over both.
 std::string frame(std::string_view magic, const Writer& payload) {
@@ -247,7 +333,7 @@ std::string serialize_catalog(const Catalog& catalog) {
     Writer payload;
     payload(catalog.gpus());
     payload(catalog.providers());
-    payload(catalog.instances());
+    write_instances(payload, catalog.instances());
     payload(catalog.discounts());
     return frame(k_magic, payload);
 }
@@ -263,7 +349,9 @@ std::optional<Catalog> deserialize_catalog(std::string_view bytes) {
     std::vector<Discount> discounts;
     (*reader)(gpus);
     (*reader)(providers);
-    (*reader)(instances);
+    if (!read_instances(*reader, instances)) {
+        return std::nullopt;
+    }
     (*reader)(discounts);
     if (!reader->ok() || !reader->at_end()) {
         return std::nullopt;

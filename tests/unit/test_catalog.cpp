@@ -1,9 +1,12 @@
 // The catalog: GPU name matching, overlays, inheritance, and the compiled built-in catalog.
 #include "catalog_binary.hpp"
+#include "content_hash.hpp"
 #include "gpuadvisor/spelling.hpp"
 #include "test_helpers.hpp"
 
 #include <catch2/catch.hpp>
+
+#include <cstring>
 
 using namespace gpuadvisor;
 
@@ -142,6 +145,36 @@ TEST_CASE("the binary form round-trips and detects corruption") {
     CHECK_FALSE(deserialize_catalog(bytes.substr(0, bytes.size() - 3)));
     CHECK_FALSE(deserialize_catalog("GPUADVC1"));
     CHECK_FALSE(deserialize_catalog(""));
+}
+
+TEST_CASE("the binary form of a large catalog is decoded in chunks, in order, on threads") {
+    // The built-in instance types copied under new ids until there are several chunks.
+    std::vector<InstanceType> instances;
+    const auto& builtin = builtin_catalog().instances();
+    for (std::size_t copy = 0; instances.size() < 5000; ++copy) {
+        for (InstanceType instance : builtin) {
+            instance.id += "-copy" + std::to_string(copy);
+            instances.push_back(std::move(instance));
+        }
+    }
+    const Catalog big(builtin_catalog().gpus(), builtin_catalog().providers(), instances);
+    const std::string bytes = serialize_catalog(big);
+    const auto back = deserialize_catalog(bytes);
+    REQUIRE(back);
+    CHECK(back->instances() == big.instances());
+    CHECK(serialize_catalog(*back) == bytes);
+    // A damaged chunk is refused even when the checksum is made to agree: the frame is
+    // magic, checksum, payload, and a chunk's length no longer matching its instances.
+    std::string damaged = bytes;
+    const std::size_t middle = damaged.size() / 2;
+    damaged[middle] = static_cast<char>(damaged[middle] ^ 0x5A);
+    const std::string_view payload = std::string_view(damaged).substr(8 + 8);
+    const std::uint64_t sum = xxh64(payload);
+    std::memcpy(damaged.data() + 8, &sum, sizeof sum);
+    const auto refused = deserialize_catalog(damaged);
+    if (refused) { // the flipped byte was a number: decoded, and then it differs
+        CHECK_FALSE(refused->instances() == big.instances());
+    }
 }
 
 TEST_CASE("discounts: later files replace the same id; each reference is checked") {
