@@ -20,10 +20,10 @@ std::optional<Confidence> parse_confidence(std::string_view text);
 
 // Where a fact comes from.
 struct Provenance {
-    std::string source;
+    InternedText source;
     Date as_of;
     Confidence confidence = Confidence::high;
-    std::string notes;
+    InternedText notes;
 
     bool operator==(const Provenance&) const = default;
 };

@@ -1,6 +1,8 @@
 // Diagnostics: what went wrong in an input, where, and what to do about it.
 #pragma once
 
+#include "gpuadvisor/interned.hpp"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -14,7 +16,7 @@ std::string_view to_string(Severity severity);
 
 // A 1-based position in a file. line 0 means "the whole file".
 struct SourcePos {
-    std::string file;
+    InternedText file;
     std::uint32_t line = 0;
     std::uint32_t column = 0;
 

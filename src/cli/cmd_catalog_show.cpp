@@ -115,7 +115,7 @@ int show_instance(const InstanceType& instance, const Catalog& catalog, Io& io) 
         }
         const bool footnotes = io.format == OutputFormat::table;
         cells.push_back(footnotes ? fmt::format("[{}]", source - sources.begin() + 1)
-                                  : row.provenance.source);
+                                  : row.provenance.source.str());
         table.rows.push_back(std::move(cells));
     }
     render_table(table, io);

@@ -140,7 +140,7 @@ TEST_CASE("the shipped rules load, cite sources, and name only GPUs the catalog 
     for (const Rule& rule : rules) {
         INFO(rule.id);
         CHECK_FALSE(rule.reason.empty());
-        CHECK(rule.provenance.source.find("source document") != std::string::npos);
+        CHECK(rule.provenance.source.str().find("source document") != std::string::npos);
     }
     Diagnostics names;
     check_rule_names(rules, builtin_catalog(), names);

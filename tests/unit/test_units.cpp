@@ -1,8 +1,13 @@
 #include "gpuadvisor/date.hpp"
 #include "gpuadvisor/diagnostic.hpp"
+#include "gpuadvisor/interned.hpp"
 #include "gpuadvisor/units.hpp"
 
 #include <catch2/catch.hpp>
+
+#include <string>
+#include <thread>
+#include <vector>
 
 using namespace gpuadvisor;
 
@@ -113,4 +118,37 @@ TEST_CASE("diagnostics keep every error past the shown ones, and count them all"
     CHECK(diagnostics.warning_count() == 150);
     CHECK(diagnostics.items().size() == 151);
     CHECK(diagnostics.items().back().pos.file == "mine.yaml");
+}
+
+TEST_CASE("interned texts: equal texts are one object, compared and ordered by content") {
+    const InternedText empty;
+    CHECK(empty.empty());
+    CHECK(empty == InternedText(""));
+    const std::string made = std::string("data/") + "catalog.yaml";
+    const InternedText a(made);
+    const InternedText b("data/catalog.yaml");
+    CHECK(a == b);
+    CHECK(&a.str() == &b.str()); // kept once
+    CHECK(a == "data/catalog.yaml");
+    CHECK(std::string("data/catalog.yaml") == a);
+    CHECK_FALSE(a == "data/catalog.yml");
+    CHECK(InternedText("a.yaml") < InternedText("b.yaml"));
+    CHECK(fmt::format("{}:{}", a, 3) == "data/catalog.yaml:3");
+    // From several threads at once, still one object per text.
+    std::vector<const std::string*> seen(4);
+    std::vector<std::thread> threads;
+    for (std::size_t t = 0; t < seen.size(); ++t) {
+        threads.emplace_back([&seen, t] {
+            for (int i = 0; i < 1000; ++i) {
+                seen[t] = &InternedText("text " + std::to_string(i)).str();
+            }
+        });
+    }
+    for (std::thread& thread : threads) {
+        thread.join();
+    }
+    for (const std::string* text : seen) {
+        CHECK(text == seen.front());
+        CHECK(*text == "text 999");
+    }
 }
