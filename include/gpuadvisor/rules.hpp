@@ -72,6 +72,10 @@ class Facts {
     void reserve(std::size_t fields) { m_values.reserve(fields); }
 
     void set(std::string_view field, FactValue value);
+    // set() for a field not set yet: no search (the planner builds many facts).
+    void add(std::string_view field, FactValue value) {
+        m_values.emplace_back(std::string(field), std::move(value));
+    }
     const FactValue* find(std::string_view field) const;
 
   private:

@@ -50,57 +50,46 @@ double units_needed(const NormalizedWorkload& w, const Estimate& e) {
 // The facts rules test about the workload.
 Facts workload_facts(const NormalizedWorkload& w, const Requirements& r, bool interruptible) {
     Facts facts;
-    facts.set("kind", std::string(to_string(w.kind)));
-    facts.set("model", w.model_is_preset ? w.model.id : std::string());
-    facts.set("params", w.model.parameters);
-    facts.set("tokens", w.tokens);
-    facts.set("precision", std::string(to_string(w.precision)));
-    facts.set("qps", w.qps);
-    facts.set("latency_ms", w.latency_ms);
-    facts.set("fp64_tflops", w.fp64_tflops);
-    facts.set("memory_gb", w.memory_gb);
-    facts.set("sessions", w.sessions);
-    facts.set("interruptible", interruptible);
+    facts.add("kind", std::string(to_string(w.kind)));
+    facts.add("model", w.model_is_preset ? w.model.id : std::string());
+    facts.add("params", w.model.parameters);
+    facts.add("tokens", w.tokens);
+    facts.add("precision", std::string(to_string(w.precision)));
+    facts.add("qps", w.qps);
+    facts.add("latency_ms", w.latency_ms);
+    facts.add("fp64_tflops", w.fp64_tflops);
+    facts.add("memory_gb", w.memory_gb);
+    facts.add("sessions", w.sessions);
+    facts.add("interruptible", interruptible);
     if (w.deadline_hours) {
-        facts.set("deadline_hours", *w.deadline_hours);
+        facts.add("deadline_hours", *w.deadline_hours);
     }
     if (w.budget) {
-        facts.set("budget", *w.budget);
+        facts.add("budget", *w.budget);
     }
-    facts.set("memory_total_gb", r.memory_total_gb);
-    facts.set("min_gpu_memory_gb", r.min_gpu_memory_gb);
-    facts.set("required_network_gbps", r.network_gbps);
-    facts.set("storage_tb", r.storage_tb);
+    facts.add("memory_total_gb", r.memory_total_gb);
+    facts.add("min_gpu_memory_gb", r.min_gpu_memory_gb);
+    facts.add("required_network_gbps", r.network_gbps);
+    facts.add("storage_tb", r.storage_tb);
     return facts;
 }
 
-// A configuration's facts, the same in every region (the region's own are set per offer, the
-// plan per candidate).
-struct ConfigurationFacts {
-    const InstanceType& instance;
-    const Gpu& gpu;
-    int count;
-    const Estimate& estimate;
-};
-
-Facts configuration_facts(const ConfigurationFacts& o, const Facts& workload) {
+// An instance type's facts, the same for every count and region (a configuration's own are
+// set per count, the region's per offer, the plan per option).
+Facts instance_facts(const InstanceType& instance, const Gpu& gpu, const Facts& workload) {
     Facts facts(&workload); // a candidate condition may test the workload too
-    facts.reserve(15);
-    const InstanceType& instance = o.instance;
-    facts.set("provider", instance.provider);
-    facts.set("instance", instance.id);
-    facts.set("family", instance.family);
-    facts.set("gpu", o.gpu.id);
-    facts.set("gpu_memory_gb", o.gpu.memory_gb);
-    facts.set("gpu_fp64_tflops", o.gpu.fp64_tflops);
-    facts.set("gpu_memory_bandwidth_gb_per_s", o.gpu.memory_bandwidth_gb_per_s);
-    facts.set("gpus_per_instance", instance.gpu_count);
-    facts.set("instance_count", static_cast<double>(o.count));
-    facts.set("total_gpus", o.count * instance.gpu_count);
-    facts.set("network_gbps", instance.network_gbps);
-    facts.set("rdma", instance.rdma);
-    facts.set("nvlink", instance.nvlink);
-    facts.set("scaling_efficiency", o.estimate.scaling_efficiency);
+    facts.reserve(11);
+    facts.add("provider", instance.provider);
+    facts.add("instance", instance.id);
+    facts.add("family", instance.family);
+    facts.add("gpu", gpu.id);
+    facts.add("gpu_memory_gb", gpu.memory_gb);
+    facts.add("gpu_fp64_tflops", gpu.fp64_tflops);
+    facts.add("gpu_memory_bandwidth_gb_per_s", gpu.memory_bandwidth_gb_per_s);
+    facts.add("gpus_per_instance", instance.gpu_count);
+    facts.add("network_gbps", instance.network_gbps);
+    facts.add("rdma", instance.rdma);
+    facts.add("nvlink", instance.nvlink);
     return facts;
 }
 
@@ -153,8 +142,7 @@ template <class Good> std::optional<int> fewest(int from, int cap, Good good) {
     return n;
 }
 
-// The instance counts worth pricing: the fewest that run the workload, the fewest that meet
-// the deadline, and (for finite work) two and four times that, to show what speed costs.
+// The estimate on `count` instances of a type, memoised by hardware.
 const std::shared_ptr<const Estimate>&
 Planner::estimate_on(const InstanceType& instance, const Gpu& gpu, int count) {
     const Hardware hw = hardware_for(instance, gpu, count);
@@ -166,26 +154,34 @@ Planner::estimate_on(const InstanceType& instance, const Gpu& gpu, int count) {
     return memo;
 }
 
-std::vector<int> Planner::counts(const InstanceType& instance, const Gpu& gpu) {
+// The counts for an instance type, worked out once per kind of hardware (GPU, GPUs per
+// instance, NVLink, network): instance types alike in these (across providers and regions'
+// copies) get the same counts.
+const CountChoice& Planner::counts(const InstanceType& instance, const Gpu& gpu) {
+    auto& memo = m_counts[std::tuple(
+        &gpu, instance.gpu_count, instance.nvlink, instance.network_gbps, instance.rdma)];
+    if (!memo) {
+        memo = choose_counts(instance, gpu);
+    }
+    return *memo;
+}
+
+CountChoice Planner::choose_counts(const InstanceType& instance, const Gpu& gpu) {
     const Estimate& one = *estimate_on(instance, gpu, 1);
     const double units = units_needed(m_w, one);
     const double per_instance = slice(instance) ? 1 : instance.gpu_count;
     const double needed = std::ceil(units / per_instance - 1e-9);
     const int cap = std::min(max_instances(), static_cast<int>(k_max_gpus / per_instance));
     if (!std::isfinite(units) || !(units > 0)) {
-        reject(instance, {}, 0, "fit", one.fit_reason);
-        return {};
+        return {{}, 0, one.fit_reason};
     }
     if (needed > cap) {
-        reject(instance,
-               {},
-               0,
-               "fit",
-               fmt::format("needs {} instances, more than the limit of {}{}",
-                           format_number(needed),
-                           cap,
-                           cap < max_instances() ? " (4096 GPUs)" : " (--max-instances)"));
-        return {};
+        return {{},
+                0,
+                fmt::format("needs {} instances, more than the limit of {}{}",
+                            format_number(needed),
+                            cap,
+                            cap < max_instances() ? " (4096 GPUs)" : " (--max-instances)")};
     }
     const auto run = [&](int n) -> const Estimate& {
         return *estimate_on(instance, gpu, n);
@@ -193,10 +189,9 @@ std::vector<int> Planner::counts(const InstanceType& instance, const Gpu& gpu) {
     const auto fit =
         fewest(std::max(1, static_cast<int>(needed)), cap, [&](int n) { return run(n).fits; });
     if (!fit) {
-        reject(instance, {}, cap, "fit", run(cap).fit_reason);
-        return {};
+        return {{}, cap, run(cap).fit_reason};
     }
-    std::vector<int> result{*fit};
+    CountChoice result{{*fit}, 0, {}};
     if (!is_finite_work(m_w.kind)) {
         return result;
     }
@@ -208,8 +203,9 @@ std::vector<int> Planner::counts(const InstanceType& instance, const Gpu& gpu) {
                }).value_or(cap); // none meets it: the fastest, to say how far off it is
     }
     for (const int count : {fast, fast * 2, fast * 4}) {
-        if (count <= cap && std::find(result.begin(), result.end(), count) == result.end()) {
-            result.push_back(count);
+        if (count <= cap &&
+            std::find(result.counts.begin(), result.counts.end(), count) == result.counts.end()) {
+            result.counts.push_back(count);
         }
     }
     return result;
@@ -229,7 +225,14 @@ void Planner::instance_type(const InstanceType& instance, const Gpu& gpu) {
     if (!priced) {
         return;
     }
-    for (const int count : counts(instance, gpu)) {
+    if (m_candidates->any()) {
+        m_instance_facts = instance_facts(instance, gpu, m_workload_facts);
+    }
+    const CountChoice& choice = counts(instance, gpu);
+    if (choice.counts.empty()) {
+        reject(instance, {}, choice.rejected_at, "fit", choice.rejection);
+    }
+    for (const int count : choice.counts) {
         configuration(instance, gpu, count);
     }
 }
@@ -240,10 +243,11 @@ void Planner::configuration(const InstanceType& instance, const Gpu& gpu, int co
         reject(instance, {}, count, "fit", e->fit_reason);
         return;
     }
-    std::optional<Facts> facts; // only rules read them: none, none to build
-    if (m_candidates->any()) {
-        facts = configuration_facts({instance, gpu, count, *e}, m_workload_facts);
-        m_candidates->enter_configuration(*facts);
+    if (m_candidates->any()) { // only rules read facts: none, none to set
+        m_count_facts.set("instance_count", static_cast<double>(count));
+        m_count_facts.set("total_gpus", count * instance.gpu_count);
+        m_count_facts.set("scaling_efficiency", e->scaling_efficiency);
+        m_candidates->enter_configuration(m_count_facts);
     }
     Bill bill; // what each plan bills: the same in every region
     bill.usage = usage_for(count, *e);
@@ -378,9 +382,14 @@ void Planner::offer(const InstanceType& instance,
         m_candidates->enter_region(row.region, country(instance, row));
     }
     const double running_hours = usage.running_hours();
+    const bool converted = row.currency != m_c.currency;
     for (const PricedPlan& priced : plans) {
-        const auto total = m_in.fx->convert(priced.total_micros, row.currency, m_c.currency);
-        const auto list = m_in.fx->convert(priced.list_total_micros, row.currency, m_c.currency);
+        const auto total = converted
+                               ? m_in.fx->convert(priced.total_micros, row.currency, m_c.currency)
+                               : std::optional(priced.total_micros);
+        const auto list =
+            converted ? m_in.fx->convert(priced.list_total_micros, row.currency, m_c.currency)
+                      : std::optional(priced.list_total_micros);
         if (!total || !list) {
             reject(instance, row.region, count, "price", "no exchange rate to " + m_c.currency);
             continue;

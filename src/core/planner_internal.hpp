@@ -38,6 +38,15 @@ struct Late {
     std::int64_t total_micros = 0;
 };
 
+// The instance counts worth pricing for an instance type: the fewest that run the workload,
+// the fewest that meet the deadline, and (for finite work) two and four times that; or none,
+// and why (a "fit" rejection at `rejected_at` instances).
+struct CountChoice {
+    std::vector<int> counts;
+    int rejected_at = 0;
+    std::string rejection;
+};
+
 // A configuration's usage and what each plan bills for it (by Plan): the same in every region.
 struct Bill {
     Usage usage;
@@ -71,7 +80,8 @@ class Planner {
     void pass(std::span<const InstanceType> instances);
     void absorb(Planner&& later);
     void instance_type(const InstanceType& instance, const Gpu& gpu);
-    std::vector<int> counts(const InstanceType& instance, const Gpu& gpu);
+    const CountChoice& counts(const InstanceType& instance, const Gpu& gpu);
+    CountChoice choose_counts(const InstanceType& instance, const Gpu& gpu);
     void configuration(const InstanceType& instance, const Gpu& gpu, int count);
     void offer(const InstanceType& instance,
                const Gpu& gpu,
@@ -136,6 +146,8 @@ class Planner {
     const NormalizedWorkload& m_w;
     const PlanConstraints& m_c;
     Facts m_workload_facts;
+    Facts m_instance_facts;                 // the instance type's at hand
+    Facts m_count_facts{&m_instance_facts}; // the configuration's at hand (reused)
     PricingContext m_quiet; // m_in.pricing without the words, for the pass over every offer
     std::vector<const Rule*> m_active; // rules whose `when` holds
     std::map<const Rule*, int> m_rule_rejections;
@@ -148,7 +160,10 @@ class Planner {
              std::shared_ptr<const Estimate>>
         m_estimates;
     std::vector<Option> m_over_budget; // priced, but over the budget
-    std::vector<RuleTags> m_tags;      // the distinct tags options carry, by index
+    // Counts by hardware (GPU, GPUs per instance, NVLink, network, RDMA).
+    std::map<std::tuple<const Gpu*, double, bool, double, bool>, std::optional<CountChoice>>
+        m_counts;
+    std::vector<RuleTags> m_tags; // the distinct tags options carry, by index
     std::map<std::vector<std::uint32_t>, std::uint32_t> m_tag_index; // matched rules -> tags
     std::vector<std::uint32_t> m_matched;      // the option at hand's matched rules
     std::vector<std::uint32_t> m_last_matched; // the last tags_of asked for, and its answer

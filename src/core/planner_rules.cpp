@@ -77,8 +77,11 @@ void CandidateRules::test(RuleLevel level, const Facts& facts, char* verdicts) {
 void CandidateRules::enter_configuration(const Facts& configuration) {
     test(RuleLevel::configuration, configuration, m_holds.data());
     m_pricing_known.fill(false);
-    m_region = Facts(&configuration);
-    m_plan = Facts(&configuration);
+    if (m_configuration != &configuration) { // the planner reuses one: set up once
+        m_configuration = &configuration;
+        m_region = Facts(&configuration);
+        m_plan = Facts(&configuration);
+    }
 }
 
 void CandidateRules::enter_region(std::string_view region, std::string_view country) {

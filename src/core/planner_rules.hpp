@@ -55,9 +55,10 @@ class CandidateRules {
     std::array<bool, k_pricings> m_pricing_known{};
     std::array<bool, 4> m_reads{};
     bool m_any = false;
-    Facts m_region;      // over the configuration's
-    Facts m_plan;        // over the configuration's
-    Facts m_region_plan; // over m_region
+    const Facts* m_configuration = nullptr; // the facts m_region and m_plan fall back to
+    Facts m_region;                         // over the configuration's
+    Facts m_plan;                           // over the configuration's
+    Facts m_region_plan;                    // over m_region
 };
 
 } // namespace gpuadvisor::planner_detail
