@@ -155,8 +155,7 @@ Planner::estimate_on(const InstanceType& instance, const Gpu& gpu, int count) {
 }
 
 // The counts for an instance type, worked out once per kind of hardware (GPU, GPUs per
-// instance, NVLink, network): instance types alike in these (across providers and regions'
-// copies) get the same counts.
+// instance, NVLink, network, RDMA): instance types alike in these get the same counts.
 const CountChoice& Planner::counts(const InstanceType& instance, const Gpu& gpu) {
     auto& memo = m_counts[std::tuple(
         &gpu, instance.gpu_count, instance.nvlink, instance.network_gbps, instance.rdma)];

@@ -257,3 +257,21 @@ TEST_CASE("a set whose load has a warning is not cached") {
     CHECK(set_entries(f).empty());
     require_same(first, load_set(f, f.cache, strict));
 }
+
+TEST_CASE("a set with a file gone is read as usual: the error once, the entry unused") {
+    CacheFixture f;
+    std::vector<std::string> paths;
+    for (const char* name : {"gpus.yaml", "testcloud.yaml", "yuncloud.yaml"}) {
+        paths.push_back(f.file(name));
+    }
+    const auto load = [&](const FileCache& with) {
+        return load_through_cache(nullptr, "none", paths, test::fixed_checks(), {}, with);
+    };
+    REQUIRE(load(f.cache).diagnostics.items().empty());
+    REQUIRE(set_entries(f).size() == 1);
+    fs::remove(f.file("yuncloud.yaml"));
+    const CatalogLoad slow = load(FileCache{});
+    const CatalogLoad cached = load(f.cache);
+    require_same(slow, cached);
+    CHECK(cached.diagnostics.error_count() == 1); // "cannot read", not twice
+}
