@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <system_error>
 #include <thread>
 #include <tuple>
 
@@ -85,7 +86,7 @@ void Planner::pass_over_offers() {
                                          std::max<std::size_t>(1, offers / k_offers_per_thread)});
     }
     threads = std::clamp<std::size_t>(threads, 1, std::max<std::size_t>(1, instances.size()));
-    if (threads == 1) {
+    if (threads == 1 || offers == 0) {
         pass(instances);
         return;
     }
@@ -102,23 +103,34 @@ void Planner::pass_over_offers() {
         }
     }
     std::vector<std::exception_ptr> errors(slices.size());
-    std::vector<std::thread> running;
-    for (std::size_t k = 1; k < slices.size(); ++k) {
-        m_helpers.push_back(std::make_unique<Planner>(m_in));
-        Planner* helper = m_helpers.back().get();
-        running.emplace_back([helper, slice = slices[k], error = &errors[k]] {
-            try {
-                helper->fire_rules();
-                helper->pass(slice);
-            } catch (...) {
-                *error = std::current_exception();
+    const auto price_slice = [&](std::size_t k) {
+        try {
+            if (k == 0) {
+                pass(slices.front());
+            } else {
+                m_helpers[k - 1]->fire_rules();
+                m_helpers[k - 1]->pass(slices[k]);
             }
-        });
+        } catch (...) {
+            errors[k] = std::current_exception();
+        }
+    };
+    for (std::size_t k = 1; k < slices.size(); ++k) { // all made before any thread starts
+        m_helpers.push_back(std::make_unique<Planner>(m_in));
     }
-    try {
-        pass(slices.front());
-    } catch (...) {
-        errors.front() = std::current_exception();
+    std::vector<std::thread> running;
+    running.reserve(slices.size());
+    std::size_t here = slices.size(); // slices from here on get no thread of their own
+    for (std::size_t k = 1; k < slices.size() && here == slices.size(); ++k) {
+        try {
+            running.emplace_back(price_slice, k);
+        } catch (const std::system_error&) { // no more threads: this one prices the rest
+            here = k;
+        }
+    }
+    price_slice(0);
+    for (std::size_t k = here; k < slices.size(); ++k) {
+        price_slice(k);
     }
     for (std::thread& thread : running) {
         thread.join();

@@ -46,6 +46,14 @@ std::vector<Rule> rules_from(const std::string& text) {
     return load.rules;
 }
 
+Workload training_7b(double tokens) {
+    Workload w;
+    w.kind = WorkloadKind::training;
+    w.model = "llama-2-7b";
+    w.tokens = tokens;
+    return w;
+}
+
 Workload serving(double qps) {
     Workload w;
     w.kind = WorkloadKind::inference;
@@ -242,16 +250,8 @@ TEST_CASE("planner: a tiny job is billed at least 0.001 h, never 0") {
     CHECK(*r.recommendations.front().hours == Approx(0.001));
 }
 
-TEST_CASE("planner: rules reading region, country and plan are tested for each option") {
-    Workload w;
-    w.kind = WorkloadKind::training;
-    w.model = "llama-2-7b";
-    w.tokens = 1e9;
-    Setup s{workload_of(w), {}, {}, {}};
-    s.constraints.interruptible = true;
-    s.constraints.list_rejections = true;
-    s.constraints.top = 100;
-    s.rules = rules_from(R"(schema_version: 1
+// Rules that read the country, the plan and the region, of every effect.
+const std::string k_policy_rules = R"(schema_version: 1
 rules:
   - id: us-or-spot
     require: {any: [{country: US}, {plan: spot}]}
@@ -274,7 +274,14 @@ rules:
     reason: "policy"
     source: "test"
     as_of: 2025-01-01
-)");
+)";
+
+TEST_CASE("planner: rules reading region, country and plan are tested for each option") {
+    Setup s{workload_of(training_7b(1e9)), {}, {}, {}};
+    s.constraints.interruptible = true;
+    s.constraints.list_rejections = true;
+    s.constraints.top = 100;
+    s.rules = rules_from(k_policy_rules);
     const PlanResult r = run(s);
     REQUIRE_FALSE(r.recommendations.empty());
     bool east = false;
@@ -346,10 +353,7 @@ std::string dump(const PlanResult& r) {
 } // namespace
 
 TEST_CASE("planner: the pass on several threads gives what one thread gives") {
-    Workload train;
-    train.kind = WorkloadKind::training;
-    train.model = "llama-2-7b";
-    train.tokens = 1e12;
+    Workload train = training_7b(1e12);
     train.deadline_hours = 24 * 30;
     Workload tight = train;
     tight.deadline_hours = 24;
@@ -357,25 +361,7 @@ TEST_CASE("planner: the pass on several threads gives what one thread gives") {
     Workload big = train;
     big.model = "llama-2-70b";
     big.deadline_hours.reset();
-    const std::vector<Rule> rules = rules_from(R"(schema_version: 1
-rules:
-  - id: us-or-spot
-    require: {any: [{country: US}, {plan: spot}]}
-    reason: "policy"
-    source: "test"
-    as_of: 2025-01-01
-  - id: eu-note
-    warn: "in the EU"
-    candidate: {country: {in: [IE, DE, NL, FR, SE]}}
-    reason: "policy"
-    source: "test"
-    as_of: 2025-01-01
-  - id: h100s
-    prefer: {gpu: H100}
-    reason: "policy"
-    source: "test"
-    as_of: 2025-01-01
-)");
+    const std::vector<Rule> rules = rules_from(k_policy_rules);
     struct Case {
         Workload workload;
         bool interruptible;
