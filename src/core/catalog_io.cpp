@@ -143,7 +143,8 @@ CatalogLoad load_through_cache(const Catalog* base_catalog,
             files.push_back(file);
         }
     }
-    if (auto cached = cached_set(cache, base, files, checks, limits)) {
+    if (auto cached = diagnostics.has_errors() ? std::nullopt
+                                               : cached_set(cache, base, files, checks, limits)) {
         return {std::move(*cached), std::move(diagnostics), std::move(files)};
     }
     std::vector<std::optional<std::string>> texts; // each file read once, kept until decoded
