@@ -28,6 +28,9 @@ class FxTable {
     // micros of `from` in `to`, rounded to the micro-unit; nullopt for an unknown currency.
     std::optional<std::int64_t>
     convert(std::int64_t micros, std::string_view from, std::string_view to) const;
+    // The same between two rates already found (find): for many conversions of one pair.
+    static std::optional<std::int64_t>
+    convert(std::int64_t micros, const FxRate& from, const FxRate& to);
     // "1 USD = 7.1884 CNY (Federal Reserve H.10, 2025-06-30)"
     std::string describe(std::string_view from, std::string_view to) const;
     std::vector<std::string> currencies() const;

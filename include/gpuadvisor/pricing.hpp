@@ -167,6 +167,10 @@ TotalsResult price_offer_totals(const Offer& offer,
                                 const BilledQuantities& quantities,
                                 Plan plan,
                                 const PricingContext& context);
+// The same at a rate already worked out (plan_rate's micros and list_micros): a planner that
+// prices one offer for several usages looks its rates up once.
+TotalsResult
+totals_at(std::int64_t micros, std::int64_t list_micros, const BilledQuantities& quantities);
 
 // The documents' auto-release policy as a what-if: the on-demand and spot parts of a quote
 // at below-full utilisation, kept running the whole span (idle too) against released after

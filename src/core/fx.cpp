@@ -36,9 +36,14 @@ FxTable::convert(std::int64_t micros, std::string_view from, std::string_view to
     if (source == nullptr || target == nullptr) {
         return std::nullopt;
     }
+    return convert(micros, *source, *target);
+}
+
+std::optional<std::int64_t>
+FxTable::convert(std::int64_t micros, const FxRate& from, const FxRate& to) {
     const long double converted = static_cast<long double>(micros) *
-                                  static_cast<long double>(target->per_usd) /
-                                  static_cast<long double>(source->per_usd);
+                                  static_cast<long double>(to.per_usd) /
+                                  static_cast<long double>(from.per_usd);
     if (!(std::fabs(converted) < 9e18L)) {
         return std::nullopt;
     }

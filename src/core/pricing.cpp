@@ -428,11 +428,16 @@ TotalsResult price_offer_totals(const Offer& offer,
     if (!rate) {
         return {};
     }
+    return totals_at(rate->micros, rate->list_micros, quantities);
+}
+
+TotalsResult
+totals_at(std::int64_t micros, std::int64_t list_micros, const BilledQuantities& quantities) {
     Totals sums; // checked as price_offer checks a quote's
     for (std::size_t i = 0; i < quantities.count; ++i) {
         const double quantity = quantities.tiers[i];
-        const std::int64_t total = multiply_money(rate->micros, quantity).value_or(-1);
-        const std::int64_t list_total = multiply_money(rate->list_micros, quantity).value_or(-1);
+        const std::int64_t total = multiply_money(micros, quantity).value_or(-1);
+        const std::int64_t list_total = multiply_money(list_micros, quantity).value_or(-1);
         if (!add_checked(sums, total, list_total)) {
             return {std::nullopt, true};
         }
