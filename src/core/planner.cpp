@@ -109,7 +109,7 @@ bool gpu_named(const std::vector<std::string>& names, const Catalog& catalog, co
 Planner::Planner(const PlanInput& in)
     : m_in(in), m_w(*in.workload), m_c(in.constraints),
       m_workload_facts(workload_facts(m_w, *in.requirements, m_c.interruptible)),
-      m_quiet(in.pricing) {
+      m_quiet(in.pricing), m_currency(in.fx != nullptr ? in.fx->find(m_c.currency) : nullptr) {
     // Every offer priced without words; the shown ones again with them (full_quote).
     m_quiet.explain = false;
 }
@@ -248,15 +248,52 @@ void Planner::configuration(const InstanceType& instance, const Gpu& gpu, int co
         m_count_facts.set("scaling_efficiency", e->scaling_efficiency);
         m_candidates->enter_configuration(m_count_facts);
     }
+    forget_verdicts();
+    m_run.clear();
     Bill bill; // what each plan bills: the same in every region
     bill.usage = usage_for(count, *e);
     for (const Plan plan : k_all_plans) {
         bill.by_plan[static_cast<std::size_t>(plan)] =
             billed_quantities(bill.usage, plan, m_quiet.spot);
     }
-    for (const PriceRow& row : instance.regions) {
-        if (named(m_c.regions, row.region)) {
-            offer(instance, gpu, count, e, bill, row);
+    rates_for(instance);
+    for (std::size_t r = 0; r < instance.regions.size(); ++r) {
+        if (m_rates[r].wanted) {
+            offer(instance, gpu, count, e, bill, instance.regions[r], m_rates[r]);
+        }
+    }
+    // One group per configuration across regions, unless --region asked for regions by name.
+    m_groups.add_run(m_run, m_c.regions.empty());
+}
+
+// The plans the pass prices on an offer: --pricing's, or each plan the row sells (spot only for
+// interruptible work), or estimates; and their rates, worked out once per instance type.
+void Planner::rates_for(const InstanceType& instance) {
+    if (m_rates_of == &instance) {
+        return;
+    }
+    m_rates_of = &instance;
+    m_rates.assign(instance.regions.size(), {});
+    for (std::size_t r = 0; r < instance.regions.size(); ++r) {
+        const PriceRow& row = instance.regions[r];
+        RowRates& rates = m_rates[r];
+        rates.wanted = named(m_c.regions, row.region);
+        rates.converted = row.currency != m_c.currency;
+        rates.from = rates.converted ? m_in.fx->find(row.currency) : nullptr;
+        if (!rates.wanted || m_c.auto_mix) {
+            continue; // a mix is priced in full (cheapest_mix)
+        }
+        for (const Plan plan : k_all_plans) {
+            if (m_c.plan ? plan != *m_c.plan : plan == Plan::spot && !m_c.interruptible) {
+                continue;
+            }
+            if (!row.price(plan) && !m_quiet.estimate_missing) {
+                continue; // not sold there, and not to be estimated (most rows lack a term plan)
+            }
+            if (const auto rate = plan_rate({&instance, &row}, plan, m_quiet)) {
+                rates.by_plan[static_cast<std::size_t>(plan)] = {
+                    true, rate->micros, rate->list_micros};
+            }
         }
     }
 }
@@ -265,6 +302,7 @@ void Planner::configuration(const InstanceType& instance, const Gpu& gpu, int co
 // offer keeps no quotes.
 struct PricedPlan {
     std::string_view name; // a plan's flag name, or "mix" (static strings)
+    std::size_t index = 0; // pricing_index(name)
     Plan plan = Plan::on_demand;
     bool spot = false; // some of it runs on spot
     std::int64_t total_micros = 0;
@@ -297,7 +335,9 @@ void price_mix(const Offer& offer,
     }
     const auto& parts = q.quote->parts;
     const Plan first = parts.front().plan;
-    result.add({parts.size() == 1 ? plan_flag_name(first) : std::string_view("mix"),
+    const std::string_view name = parts.size() == 1 ? plan_flag_name(first) : "mix";
+    result.add({name,
+                pricing_index(name),
                 first,
                 std::any_of(parts.begin(),
                             parts.end(),
@@ -306,9 +346,10 @@ void price_mix(const Offer& offer,
                 q.quote->list_total_micros});
 }
 
-// The plans to price for an offer: --pricing's, or each plan the row sells (spot only for
-// interruptible work; a term plan only when it costs less than on-demand for this usage).
+// The plans priced for an offer (rates_for's; a term plan only when it costs less than
+// on-demand for this usage), or the cheapest mix.
 PricedPlans priced_plans(const Offer& offer,
+                         const RowRates& rates,
                          const Bill& bill,
                          const PlanConstraints& c,
                          const PricingContext& pricing) {
@@ -319,14 +360,12 @@ PricedPlans priced_plans(const Offer& offer,
     }
     std::optional<std::int64_t> on_demand;
     for (const Plan plan : k_all_plans) { // on-demand first: term plans are checked against it
-        if (c.plan ? plan != *c.plan : plan == Plan::spot && !c.interruptible) {
+        const auto p = static_cast<std::size_t>(plan);
+        const RowRates::PlanRate& rate = rates.by_plan[p];
+        if (!rate.priced) {
             continue;
         }
-        if (!offer.prices->price(plan) && !pricing.estimate_missing) {
-            continue; // not sold there, and not to be estimated (most rows lack a term plan)
-        }
-        const TotalsResult q =
-            price_offer_totals(offer, bill.by_plan[static_cast<std::size_t>(plan)], plan, pricing);
+        const TotalsResult q = totals_at(rate.micros, rate.list_micros, bill.by_plan[p]);
         if (q.too_large) {
             result.too_large = k_too_large;
         }
@@ -340,6 +379,7 @@ PricedPlans priced_plans(const Offer& offer,
             continue; // a term plan that does not pay for this usage
         }
         result.add({plan_flag_name(plan),
+                    p, // pricing_index of the plan's name
                     plan,
                     plan == Plan::spot,
                     q.totals->total_micros,
@@ -364,9 +404,10 @@ void Planner::offer(const InstanceType& instance,
                     int count,
                     const std::shared_ptr<const Estimate>& e,
                     const Bill& bill,
-                    const PriceRow& row) {
+                    const PriceRow& row,
+                    const RowRates& rates) {
     const Usage& usage = bill.usage;
-    const PricedPlans plans = priced_plans({&instance, &row}, bill, m_c, m_quiet);
+    const PricedPlans plans = priced_plans({&instance, &row}, rates, bill, m_c, m_quiet);
     if (!plans.too_large.empty()) {
         reject(instance, row.region, count, "price", plans.too_large);
     } else if (plans.empty() && (m_c.plan || m_c.auto_mix)) {
@@ -379,16 +420,21 @@ void Planner::offer(const InstanceType& instance,
     }
     if (m_candidates->reads_region()) {
         m_candidates->enter_region(row.region, country(instance, row));
+        forget_verdicts();
     }
     const double running_hours = usage.running_hours();
-    const bool converted = row.currency != m_c.currency;
+    const auto convert = [&](std::int64_t micros) -> std::optional<std::int64_t> {
+        if (!rates.converted) {
+            return micros;
+        }
+        if (rates.from == nullptr || m_currency == nullptr) {
+            return std::nullopt;
+        }
+        return FxTable::convert(micros, *rates.from, *m_currency);
+    };
     for (const PricedPlan& priced : plans) {
-        const auto total = converted
-                               ? m_in.fx->convert(priced.total_micros, row.currency, m_c.currency)
-                               : std::optional(priced.total_micros);
-        const auto list =
-            converted ? m_in.fx->convert(priced.list_total_micros, row.currency, m_c.currency)
-                      : std::optional(priced.list_total_micros);
+        const auto total = convert(priced.total_micros);
+        const auto list = convert(priced.list_total_micros);
         if (!total || !list) {
             reject(instance, row.region, count, "price", "no exchange rate to " + m_c.currency);
             continue;
@@ -399,7 +445,7 @@ void Planner::offer(const InstanceType& instance,
                                 (priced.spot ? 1 + m_in.pricing.spot.overhead() : 1))
                 : std::nullopt;
         if (m_w.deadline_hours && run_hours && *run_hours > *m_w.deadline_hours) {
-            keep_late({&instance, &row, count, priced.name, run_hours, *total});
+            keep_late({&instance, &row, count, priced.name, run_hours, *total}, priced.index);
             continue;
         }
         Option o;
@@ -416,7 +462,7 @@ void Planner::offer(const InstanceType& instance,
                                                     static_cast<double>(*total) / running_hours))
                                               : 0;
         o.hours = run_hours;
-        keep(std::move(o));
+        keep(std::move(o), priced.index);
     }
 }
 
@@ -432,48 +478,78 @@ const std::string& Planner::country(const InstanceType& instance, const PriceRow
     return m_countries[static_cast<std::size_t>(&row - instance.regions.data())];
 }
 
-// Counts a priced configuration; false (and a rule rejection) if a `require` rule fails.
-bool Planner::passes_requirements(const InstanceType& instance,
-                                  const PriceRow& row,
-                                  int count,
-                                  std::string_view pricing) {
-    ++m_result.considered;
-    if (m_candidates->any()) {
-        m_candidates->enter_plan(pricing);
+void Planner::forget_verdicts() {
+    for (Verdict& v : m_verdicts) {
+        v.known = false;
     }
-    const Rule* rule = m_candidates->unmet();
-    if (rule != nullptr) {
+}
+
+// The rules' verdict on the options of a pricing in the configuration (and region) at hand.
+Verdict& Planner::verdict(std::size_t pricing) {
+    Verdict& v = m_verdicts[pricing];
+    if (v.known) {
+        return v;
+    }
+    v.known = true;
+    if (m_candidates->any()) {
+        m_candidates->enter_plan(pricing < std::size(k_all_plans)
+                                     ? plan_flag_name(k_all_plans[pricing])
+                                     : std::string_view("mix"));
+    }
+    v.unmet = m_candidates->unmet();
+    v.matched.clear();
+    v.score = 0;
+    v.tags.reset();
+    if (v.unmet == nullptr) {
+        m_candidates->matches(v.matched);
+        for (const std::uint32_t i : v.matched) {
+            v.score += m_active[i]->effect == RuleEffect::prefer ? m_active[i]->weight : 0;
+        }
+    }
+    return v;
+}
+
+// Counts a priced configuration; its verdict, or nullptr (and a rule rejection) if a `require`
+// rule fails.
+Verdict* Planner::admitted(const InstanceType& instance,
+                           const PriceRow& row,
+                           int count,
+                           std::string_view pricing,
+                           std::size_t index) {
+    ++m_result.considered;
+    Verdict& v = verdict(index);
+    if (const Rule* rule = v.unmet) {
         ++m_rule_rejections[rule];
         reject(instance, row.region, count, "rule", [&] {
             return fmt::format("{} ({}): {}", rule->id, pricing, rule->reason);
         });
+        return nullptr;
     }
-    return rule == nullptr;
+    return &v;
 }
 
-void Planner::keep_late(const Late& late) {
-    if (passes_requirements(*late.instance, *late.row, late.count, late.pricing)) {
+void Planner::keep_late(const Late& late, std::size_t pricing) {
+    if (admitted(*late.instance, *late.row, late.count, late.pricing, pricing) != nullptr) {
         m_late.add(late, budget_micros(), m_c.list_rejections);
     }
 }
 
-void Planner::keep(Option o) {
-    if (!passes_requirements(*o.instance, *o.row, o.count, o.pricing)) {
+void Planner::keep(Option o, std::size_t pricing) {
+    Verdict* v = admitted(*o.instance, *o.row, o.count, o.pricing, pricing);
+    if (v == nullptr) {
         return;
     }
-    std::vector<std::uint32_t>& matched = m_matched; // reused: no allocation per option
-    matched.clear();
-    m_candidates->matches(matched);
-    for (const std::uint32_t i : matched) {
-        o.score += m_active[i]->effect == RuleEffect::prefer ? m_active[i]->weight : 0;
+    o.score = v->score;
+    if (!v->tags) {
+        v->tags = tags_of(v->matched);
     }
-    o.tags = tags_of(matched);
+    o.tags = *v->tags;
     if (m_w.budget &&
         static_cast<double>(o.total_micros) > *m_w.budget * Money::k_micros_per_unit) {
         m_over_budget.push_back(std::move(o));
         return;
     }
-    m_feasible.push_back(std::move(o));
+    m_run.push_back(std::move(o));
 }
 
 // The index of the tags these matched rules give, made once per distinct set.
@@ -519,13 +595,12 @@ PlanResult Planner::run() {
             return fmt::format("{}: costs {}, over the budget", c.pricing, money(c.total_micros));
         });
     }
-    m_result.feasible = m_feasible.size();
-    // One row per configuration across regions, unless --region asked for regions by name.
-    std::vector<Group> groups = merge_regions(m_feasible, m_c.regions.empty());
+    m_result.feasible = m_groups.options;
+    std::vector<Group>& groups = m_groups.groups;
     if (is_finite_work(m_w.kind) || m_w.kind == WorkloadKind::inference) {
-        mark_pareto(m_feasible, groups); // HPC and graphics have nothing to trade against cost
+        mark_pareto(m_groups.best, groups); // HPC and graphics have nothing to trade against cost
     }
-    rank_groups(m_feasible, groups, m_c.sort_by_time, m_c.top);
+    rank_groups(m_groups.best, groups, m_c.sort_by_time, m_c.top);
     physics_notes(groups);
     if (groups.empty()) {
         explain_no_fit();

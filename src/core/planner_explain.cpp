@@ -27,7 +27,7 @@ Quote Planner::full_quote(const Option& o) const {
 
 // The full Candidate of a group to show: its words, its rules' tags, its other regions.
 Candidate Planner::candidate_of(const Group& group) const {
-    const Option& o = m_feasible[group.best];
+    const Option& o = m_groups.best[group.best];
     Candidate c;
     c.instance = o.instance;
     c.row = o.row;
@@ -44,8 +44,8 @@ Candidate Planner::candidate_of(const Group& group) const {
     c.score = o.score;
     c.preferred_by = m_tags[o.tags].preferred_by;
     c.warnings = m_tags[o.tags].warnings;
-    for (const std::size_t other : group.others) {
-        c.also_in.emplace_back(m_feasible[other].row->region, m_feasible[other].total_micros);
+    for (std::size_t i = group.others_begin; i < group.others_end; ++i) {
+        c.also_in.emplace_back(m_groups.also[i].row->region, m_groups.also[i].total_micros);
     }
     c.pareto = group.pareto;
     return c;
@@ -140,10 +140,10 @@ void Planner::physics_notes(const std::vector<Group>& groups) {
     // The cheapest, the first in rank order of equals (the groups past the shown ones are in no
     // order).
     const auto cheaper = [&](const Group& a, const Group* b) {
-        const std::int64_t x = m_feasible[a.best].total_micros;
-        return b == nullptr || x < m_feasible[b->best].total_micros ||
-               (x == m_feasible[b->best].total_micros &&
-                ranks_before(m_feasible, a, *b, m_c.sort_by_time));
+        const std::int64_t x = m_groups.best[a.best].total_micros;
+        return b == nullptr || x < m_groups.best[b->best].total_micros ||
+               (x == m_groups.best[b->best].total_micros &&
+                ranks_before(m_groups.best, a, *b, m_c.sort_by_time));
     };
     const Group* overall_group = nullptr;
     for (const Group& g : groups) {
@@ -151,7 +151,7 @@ void Planner::physics_notes(const std::vector<Group>& groups) {
             overall_group = &g;
         }
     }
-    const Option* overall = overall_group ? &m_feasible[overall_group->best] : nullptr;
+    const Option* overall = overall_group ? &m_groups.best[overall_group->best] : nullptr;
     for (const Rule* rule : m_active) {
         std::string note;
         if (rule->effect == RuleEffect::require) {
@@ -167,14 +167,14 @@ void Planner::physics_notes(const std::vector<Group>& groups) {
             std::size_t inside = 0;
             const Group* best_group = nullptr;
             for (const Group& g : groups) {
-                if (tagged[m_feasible[g.best].tags]) {
+                if (tagged[m_groups.best[g.best].tags]) {
                     ++inside;
                     if (cheaper(g, best_group)) {
                         best_group = &g;
                     }
                 }
             }
-            const Option* best_inside = best_group ? &m_feasible[best_group->best] : nullptr;
+            const Option* best_inside = best_group ? &m_groups.best[best_group->best] : nullptr;
             if (best_inside == nullptr) {
                 note = "no configuration in this tier passes the checks: the ranking follows "
                        "the sizing";

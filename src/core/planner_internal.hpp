@@ -2,6 +2,7 @@
 // ranking) and planner_explain.cpp (the words: full quotes, notes, why nothing fits).
 #pragma once
 
+#include "gpuadvisor/fx.hpp"
 #include "gpuadvisor/planner.hpp"
 #include "gpuadvisor/rules.hpp"
 #include "gpuadvisor/units.hpp"
@@ -53,6 +54,30 @@ struct Bill {
     std::array<BilledQuantities, std::size(k_all_plans)> by_plan;
 };
 
+// A row's rates for the plans the pass prices, looked up once per instance type (each of its
+// counts prices the row again): plan_rate's figures, by Plan.
+struct RowRates {
+    struct PlanRate {
+        bool priced = false; // to be priced here, and plan_rate gave a rate
+        std::int64_t micros = 0;
+        std::int64_t list_micros = 0;
+    };
+    std::array<PlanRate, std::size(k_all_plans)> by_plan;
+    bool wanted = false;          // --region names the row's region, or no --region was given
+    bool converted = false;       // the row's currency is not the one asked for
+    const FxRate* from = nullptr; // the row's currency, when converted (nullptr: no rate known)
+};
+
+// What the rules say of the options of one pricing in the configuration at hand (and region,
+// when a rule reads the region): the same for each of them, so worked out once.
+struct Verdict {
+    bool known = false;
+    const Rule* unmet = nullptr;        // the first `require` rule failed, in rule order
+    std::vector<std::uint32_t> matched; // the prefer and warn rules matched (when none failed)
+    double score = 0;                   // the weights of the prefer rules matched
+    std::optional<std::uint32_t> tags;  // tags_of(matched), once an option is kept
+};
+
 // The configurations past the deadline: counted; listed one by one only for --explain; the
 // three the no-fit explanation names kept as they come (the first of equals, as min_element).
 struct LateSummary {
@@ -88,18 +113,23 @@ class Planner {
                int count,
                const std::shared_ptr<const Estimate>& e,
                const Bill& bill,
-               const PriceRow& row);
-    void keep(Option o);
+               const PriceRow& row,
+               const RowRates& rates);
+    void keep(Option o, std::size_t pricing);
+    void rates_for(const InstanceType& instance);
     const std::string& country(const InstanceType& instance, const PriceRow& row);
     std::uint32_t tags_of(const std::vector<std::uint32_t>& matched);
+    Verdict& verdict(std::size_t pricing); // by pricing_index
+    void forget_verdicts();
     // The memo's entry (stable: options point to it).
     const std::shared_ptr<const Estimate>&
     estimate_on(const InstanceType& instance, const Gpu& gpu, int count);
-    bool passes_requirements(const InstanceType& instance,
-                             const PriceRow& row,
-                             int count,
-                             std::string_view pricing);
-    void keep_late(const Late& late);
+    Verdict* admitted(const InstanceType& instance,
+                      const PriceRow& row,
+                      int count,
+                      std::string_view pricing,
+                      std::size_t index);
+    void keep_late(const Late& late, std::size_t pricing);
     Usage usage_for(int count, const Estimate& e) const;
     Quote full_quote(const Option& o) const;
     Candidate candidate_of(const Group& group) const;
@@ -151,7 +181,8 @@ class Planner {
     PricingContext m_quiet; // m_in.pricing without the words, for the pass over every offer
     std::vector<const Rule*> m_active; // rules whose `when` holds
     std::map<const Rule*, int> m_rule_rejections;
-    std::vector<Option> m_feasible;
+    std::vector<Option> m_run;                  // the feasible options of the configuration at hand
+    Groups m_groups;                            // those of the configurations before it, grouped
     LateSummary m_late;                         // priced, but past the deadline
     std::optional<CandidateRules> m_candidates; // the active rules' candidate conditions
     // Estimates by hardware: instance types alike in GPU, count, NVLink and network (across
@@ -165,11 +196,14 @@ class Planner {
         m_counts;
     std::vector<RuleTags> m_tags; // the distinct tags options carry, by index
     std::map<std::vector<std::uint32_t>, std::uint32_t> m_tag_index; // matched rules -> tags
-    std::vector<std::uint32_t> m_matched;      // the option at hand's matched rules
     std::vector<std::uint32_t> m_last_matched; // the last tags_of asked for, and its answer
     std::optional<std::uint32_t> m_last_tags;
     const InstanceType* m_countries_of = nullptr; // whose rows m_countries holds
     std::vector<std::string> m_countries;
+    const InstanceType* m_rates_of = nullptr; // whose rows m_rates holds
+    std::vector<RowRates> m_rates;
+    const FxRate* m_currency = nullptr;         // the currency asked for (nullptr: unknown)
+    std::array<Verdict, k_pricings> m_verdicts; // by pricing_index
     PlanResult m_result;
     std::vector<std::unique_ptr<Planner>> m_helpers; // the other slices' planners, kept alive
 };

@@ -59,13 +59,6 @@ void LateSummary::append(LateSummary&& later) {
 }
 
 void Planner::pass(std::span<const InstanceType> instances) {
-    std::size_t offers = 0;
-    for (const InstanceType& instance : instances) {
-        offers += instance.regions.size();
-    }
-    // Room for about one option an offer, so the list is seldom copied as it grows (capacity
-    // never written to costs no memory).
-    m_feasible.reserve(offers);
     for (const InstanceType& instance : instances) {
         if (const Gpu* gpu = m_in.catalog->find_gpu(instance.gpu)) {
             instance_type(instance, *gpu);
@@ -168,12 +161,12 @@ void Planner::absorb(Planner&& later) {
     for (const auto* matched : matched_by_tags) {
         renumbered.push_back(tags_of(*matched));
     }
-    for (auto* options : {&later.m_feasible, &later.m_over_budget}) {
+    for (auto* options : {&later.m_groups.best, &later.m_over_budget}) {
         for (Option& o : *options) {
             o.tags = renumbered[o.tags];
         }
     }
-    m_feasible.insert(m_feasible.end(), later.m_feasible.begin(), later.m_feasible.end());
+    m_groups.append(std::move(later.m_groups));
     m_over_budget.insert(
         m_over_budget.end(), later.m_over_budget.begin(), later.m_over_budget.end());
     m_late.append(std::move(later.m_late));

@@ -21,56 +21,56 @@ double speed_key(const Option& o) {
 
 } // namespace
 
-std::vector<Group> merge_regions(const std::vector<Option>& options, bool merge) {
-    std::vector<std::size_t> order(options.size());
-    for (std::size_t i = 0; i < order.size(); ++i) {
-        order[i] = i;
-    }
-    std::vector<Group> groups;
+void Groups::add_run(std::span<const Option> run, bool merge) {
+    options += run.size();
     if (!merge) {
-        for (const std::size_t i : order) {
-            groups.push_back({i, {}, false});
+        for (const Option& o : run) {
+            groups.push_back({best.size(), also.size(), also.size(), false});
+            best.push_back(o);
         }
-        return groups;
+        return;
     }
-    // Within a group, cheapest first, then by region; groups apart in any order (ranking
-    // sorts them with full tie-breakers). No two options are equal under this order.
-    const auto before = [&](std::size_t a, std::size_t b) {
-        const Option& x = options[a];
-        const Option& y = options[b];
-        return std::tie(x.instance, x.count, x.pricing, x.tags, x.total_micros, x.row->region) <
-               std::tie(y.instance, y.count, y.pricing, y.tags, y.total_micros, y.row->region);
-    };
-    // The pass over the offers emits each configuration (instance type, count) as one run, in
-    // order: sorting each run sorts the whole, in n log(run) (checked; else a full sort).
-    for (std::size_t start = 0; start < order.size();) {
-        std::size_t end = start + 1;
-        while (end < order.size() && options[end].instance == options[start].instance &&
-               options[end].count == options[start].count) {
-            ++end;
-        }
-        std::sort(order.begin() + static_cast<std::ptrdiff_t>(start),
-                  order.begin() + static_cast<std::ptrdiff_t>(end),
-                  before);
-        start = end;
+    // Cheapest first within a group, then by region; groups in order of pricing and tags (the
+    // ranking sorts them with full tie-breakers). No two options of a run are equal under this.
+    m_order.resize(run.size());
+    for (std::size_t i = 0; i < run.size(); ++i) {
+        m_order[i] = i;
     }
-    if (!std::is_sorted(order.begin(), order.end(), before)) {
-        std::sort(order.begin(), order.end(), before);
-    }
-    for (const std::size_t i : order) {
-        const Option& o = options[i];
-        if (!groups.empty()) {
-            const Option& last = options[groups.back().best];
-            // Regions merge only where the rules see them alike (a rule may prefer a region).
-            if (last.instance == o.instance && last.count == o.count && last.pricing == o.pricing &&
-                last.tags == o.tags) {
-                groups.back().others.push_back(i);
+    std::sort(m_order.begin(), m_order.end(), [&](std::size_t a, std::size_t b) {
+        const Option& x = run[a];
+        const Option& y = run[b];
+        return std::tie(x.pricing, x.tags, x.total_micros, x.row->region) <
+               std::tie(y.pricing, y.tags, y.total_micros, y.row->region);
+    });
+    const std::size_t first = groups.size();
+    for (const std::size_t i : m_order) {
+        const Option& o = run[i];
+        // Regions merge only where the rules see them alike (a rule may prefer a region).
+        if (groups.size() > first) {
+            const Option& last = best[groups.back().best];
+            if (last.pricing == o.pricing && last.tags == o.tags) {
+                also.push_back({o.row, o.total_micros});
+                groups.back().others_end = also.size();
                 continue;
             }
         }
-        groups.push_back({i, {}, false});
+        groups.push_back({best.size(), also.size(), also.size(), false});
+        best.push_back(o);
     }
-    return groups;
+}
+
+void Groups::append(Groups&& later) {
+    const std::size_t best_offset = best.size();
+    const std::size_t also_offset = also.size();
+    for (Group g : later.groups) {
+        g.best += best_offset;
+        g.others_begin += also_offset;
+        g.others_end += also_offset;
+        groups.push_back(g);
+    }
+    best.insert(best.end(), later.best.begin(), later.best.end());
+    also.insert(also.end(), later.also.begin(), later.also.end());
+    options += later.options;
 }
 
 void mark_pareto(const std::vector<Option>& options, std::vector<Group>& groups) {

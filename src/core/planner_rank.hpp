@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,16 +40,37 @@ struct RuleTags {
     std::vector<std::string> warnings;     // "id: message"
 };
 
-// A row of the answer: an option, with the other regions merged into it.
-struct Group {
-    std::size_t best = 0;            // the cheapest region's option
-    std::vector<std::size_t> others; // the other regions' options, cheapest first
-    bool pareto = false;             // on the cost-time (or cost-latency) front
+// Another region of a group's configuration: where, and what it costs there.
+struct AlsoIn {
+    const PriceRow* row = nullptr;
+    std::int64_t total_micros = 0;
 };
 
-// One group per (instance type, count, pricing, rule tags): the cheapest region and the
-// others; with merge false, one group per option.
-std::vector<Group> merge_regions(const std::vector<Option>& options, bool merge);
+// A row of the answer: an option, with the other regions merged into it.
+struct Group {
+    std::size_t best = 0;         // the cheapest region's option (in Groups::best)
+    std::size_t others_begin = 0; // the other regions (in Groups::also), cheapest first
+    std::size_t others_end = 0;
+    bool pareto = false; // on the cost-time (or cost-latency) front
+};
+
+// The groups of the feasible options, made as the pass goes: one per (instance type, count,
+// pricing, rule tags), the cheapest region first and the others merged into it; or, without
+// merging, one per option. Only a group's best option is kept whole.
+struct Groups {
+    std::vector<Option> best; // by Group::best
+    std::vector<AlsoIn> also; // by Group::others_*
+    std::vector<Group> groups;
+    std::size_t options = 0; // the feasible options grouped
+
+    // A configuration's options (one instance type and count, in the order priced).
+    void add_run(std::span<const Option> run, bool merge);
+    // A later slice's groups, after these (its options' tags already renumbered).
+    void append(Groups&& later);
+
+  private:
+    std::vector<std::size_t> m_order; // add_run's, reused
+};
 
 // Marks the groups no other beats on both cost and time (finite work) or cost and latency
 // (serving).

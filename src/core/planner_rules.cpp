@@ -24,17 +24,16 @@ RuleLevel combine(RuleLevel a, RuleLevel b) {
                   : (plan ? RuleLevel::plan : RuleLevel::configuration);
 }
 
-// The row of a pricing name in the plan-level cache: a plan's flag name, or "mix".
+} // namespace
+
 std::size_t pricing_index(std::string_view pricing) {
     for (std::size_t i = 0; i < std::size(k_all_plans); ++i) {
         if (plan_flag_name(k_all_plans[i]) == pricing) {
             return i;
         }
     }
-    return std::size(k_all_plans);
+    return std::size(k_all_plans); // "mix"
 }
-
-} // namespace
 
 RuleLevel level_of(const Condition& condition) {
     if (condition.op == Condition::Op::all || condition.op == Condition::Op::any ||

@@ -19,6 +19,10 @@ namespace gpuadvisor::planner_detail {
 enum class RuleLevel { configuration, plan, region, region_plan };
 RuleLevel level_of(const Condition& condition);
 
+// The pricings an option may have: the five plans' flag names and "mix"; and the index of one.
+constexpr std::size_t k_pricings = 6;
+std::size_t pricing_index(std::string_view pricing);
+
 class CandidateRules {
   public:
     // `active`: the rules whose `when` holds, in order; it must outlive this.
@@ -41,8 +45,6 @@ class CandidateRules {
     void matches(std::vector<std::uint32_t>& out) const;
 
   private:
-    static constexpr std::size_t k_pricings = 6; // the five plans' flag names and "mix"
-
     bool reads(RuleLevel level) const { return m_reads[static_cast<std::size_t>(level)]; }
     void test(RuleLevel level, const Facts& facts, char* verdicts);
 
