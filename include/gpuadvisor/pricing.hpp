@@ -160,6 +160,7 @@ TotalsResult price_offer_totals(const Offer& offer,
 // configuration and prices each region with them.
 struct BilledQuantities {
     std::array<double, 2> tiers{};
+    std::array<std::optional<std::int64_t>, 2> thousandths{}; // billed_thousandths(tiers[i])
     std::size_t count = 0;
 };
 BilledQuantities billed_quantities(const Usage& usage, Plan plan, const SpotModel& spot);
@@ -223,5 +224,10 @@ QuoteResult cheapest_mix(const Offer& offer,
 // rate x quantity, exact: the quantity is taken to 0.001 and the result rounded half to even;
 // nullopt when the quantity is negative or not finite, or the product does not fit.
 std::optional<std::int64_t> multiply_money(std::int64_t rate_micros, double quantity);
+// Its two steps, for a quantity priced at many rates: the quantity in whole thousandths
+// (nullopt when negative, not finite or beyond 1e15), and the rate times those.
+std::optional<std::int64_t> billed_thousandths(double quantity);
+std::optional<std::int64_t> multiply_thousandths(std::int64_t rate_micros,
+                                                 std::int64_t thousandths);
 
 } // namespace gpuadvisor

@@ -422,7 +422,6 @@ void Planner::offer(const InstanceType& instance,
         m_candidates->enter_region(row.region, country(instance, row));
         forget_verdicts();
     }
-    const double running_hours = usage.running_hours();
     const auto convert = [&](std::int64_t micros) -> std::optional<std::int64_t> {
         if (!rates.converted) {
             return micros;
@@ -458,9 +457,6 @@ void Planner::offer(const InstanceType& instance,
         o.plan = priced.plan;
         o.total_micros = *total;
         o.list_total_micros = *list;
-        o.per_hour_micros = running_hours > 0 ? static_cast<std::int64_t>(std::llround(
-                                                    static_cast<double>(*total) / running_hours))
-                                              : 0;
         o.hours = run_hours;
         keep(std::move(o), priced.index);
     }

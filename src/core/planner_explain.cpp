@@ -38,7 +38,11 @@ Candidate Planner::candidate_of(const Group& group) const {
     c.quote = full_quote(o);
     c.total_micros = o.total_micros;
     c.list_total_micros = o.list_total_micros;
-    c.per_hour_micros = o.per_hour_micros;
+    const double running_hours = usage_for(o.count, **o.estimate).running_hours();
+    c.per_hour_micros = running_hours > 0
+                            ? static_cast<std::int64_t>(
+                                  std::llround(static_cast<double>(o.total_micros) / running_hours))
+                            : 0;
     c.estimate = *o.estimate;
     c.hours = o.hours;
     c.score = o.score;

@@ -28,7 +28,6 @@ struct Option {
     Plan plan = Plan::on_demand;   // the plan when pricing names one
     std::int64_t total_micros = 0; // in the constraints' currency
     std::int64_t list_total_micros = 0;
-    std::int64_t per_hour_micros = 0;
     std::optional<double> hours; // finite work: wall time, spot overhead included
     double score = 0;            // the weights of the prefer rules it matches
     std::uint32_t tags = 0;      // which RuleTags (an index into the planner's list)

@@ -367,11 +367,20 @@ MixParse parse_mix(std::string_view text) {
     return result;
 }
 
-std::optional<std::int64_t> multiply_money(std::int64_t rate_micros, double quantity) {
+std::optional<std::int64_t> billed_thousandths(double quantity) {
     if (!(quantity >= 0) || quantity > 1e15) { // also NaN
         return std::nullopt;
     }
-    const std::int64_t whole_thousandths = std::llround(quantity * 1000);
+    return std::llround(quantity * 1000);
+}
+
+std::optional<std::int64_t> multiply_money(std::int64_t rate_micros, double quantity) {
+    const auto thousandths = billed_thousandths(quantity);
+    return thousandths ? multiply_thousandths(rate_micros, *thousandths) : std::nullopt;
+}
+
+std::optional<std::int64_t> multiply_thousandths(std::int64_t rate_micros,
+                                                 std::int64_t whole_thousandths) {
     std::int64_t small = 0; // the common case in 64 bits: the same result, no 128-bit division
     if (rate_micros >= 0 && !__builtin_mul_overflow(rate_micros, whole_thousandths, &small)) {
         std::int64_t quotient = small / 1000;
@@ -415,7 +424,9 @@ std::optional<Rate> plan_rate(const Offer& offer, Plan plan, const PricingContex
 BilledQuantities billed_quantities(const Usage& usage, Plan plan, const SpotModel& spot) {
     BilledQuantities result;
     for (const auto& [name, tier] : tiers(usage)) {
-        result.tiers[result.count++] = billed_quantity({plan, 1}, tier, spot);
+        result.tiers[result.count] = billed_quantity({plan, 1}, tier, spot);
+        result.thousandths[result.count] = billed_thousandths(result.tiers[result.count]);
+        ++result.count;
     }
     return result;
 }
@@ -435,9 +446,14 @@ TotalsResult
 totals_at(std::int64_t micros, std::int64_t list_micros, const BilledQuantities& quantities) {
     Totals sums; // checked as price_offer checks a quote's
     for (std::size_t i = 0; i < quantities.count; ++i) {
-        const double quantity = quantities.tiers[i];
-        const std::int64_t total = multiply_money(micros, quantity).value_or(-1);
-        const std::int64_t list_total = multiply_money(list_micros, quantity).value_or(-1);
+        const auto& thousandths = quantities.thousandths[i]; // the quantity, as multiply_money
+        if (!thousandths) {
+            return {std::nullopt, true};
+        }
+        const std::int64_t total = multiply_thousandths(micros, *thousandths).value_or(-1);
+        const std::int64_t list_total = // no discount (the common case): the same product
+            list_micros == micros ? total
+                                  : multiply_thousandths(list_micros, *thousandths).value_or(-1);
         if (!add_checked(sums, total, list_total)) {
             return {std::nullopt, true};
         }
