@@ -107,7 +107,7 @@ bool gpu_named(const std::vector<std::string>& names, const Catalog& catalog, co
 }
 
 Planner::Planner(const PlanInput& in)
-    : m_in(in), m_w(*in.workload), m_c(in.constraints),
+    : m_in(in), m_w(*in.workload), m_c(in.constraints), m_budget_micros(budget_micros()),
       m_workload_facts(workload_facts(m_w, *in.requirements, m_c.interruptible)),
       m_quiet(in.pricing), m_currency(in.fx != nullptr ? in.fx->find(m_c.currency) : nullptr) {
     // Every offer priced without words; the shown ones again with them (full_quote).
@@ -256,6 +256,12 @@ void Planner::configuration(const InstanceType& instance, const Gpu& gpu, int co
         bill.by_plan[static_cast<std::size_t>(plan)] =
             billed_quantities(bill.usage, plan, m_quiet.spot);
     }
+    for (const bool spot : {false, true}) {
+        bill.run_hours[spot ? 1 : 0] =
+            is_finite_work(m_w.kind) ? std::optional(bill.usage.period_hours *
+                                                     (spot ? 1 + m_in.pricing.spot.overhead() : 1))
+                                     : std::nullopt;
+    }
     rates_for(instance);
     for (std::size_t r = 0; r < instance.regions.size(); ++r) {
         if (m_rates[r].wanted) {
@@ -299,21 +305,22 @@ void Planner::rates_for(const InstanceType& instance) {
 }
 
 // A plan priced for an offer, its totals only (in the row's currency): the pass over every
-// offer keeps no quotes.
+// offer keeps no quotes. No default values: made whole by PricedPlans::add only, so an array
+// of them costs nothing to set up.
 struct PricedPlan {
     std::string_view name; // a plan's flag name, or "mix" (static strings)
-    std::size_t index = 0; // pricing_index(name)
-    Plan plan = Plan::on_demand;
-    bool spot = false; // some of it runs on spot
-    std::int64_t total_micros = 0;
-    std::int64_t list_total_micros = 0;
+    std::size_t index;     // pricing_index(name)
+    Plan plan;
+    bool spot; // some of it runs on spot
+    std::int64_t total_micros;
+    std::int64_t list_total_micros;
 };
 
 // At most one per plan: a fixed array, no allocation.
 struct PricedPlans {
     std::array<PricedPlan, std::size(k_all_plans)> items;
     std::size_t count = 0;
-    std::string too_large; // set when a total is beyond what money arithmetic holds
+    bool too_large = false; // a total is beyond what money arithmetic holds (k_too_large)
     void add(const PricedPlan& plan) { items[count++] = plan; }
     bool empty() const { return count == 0; }
     const PricedPlan* begin() const { return items.data(); }
@@ -328,7 +335,7 @@ void price_mix(const Offer& offer,
                PricedPlans& result) {
     QuoteResult q = cheapest_mix(offer, usage, c.interruptible ? 1 : 0, pricing);
     if (q.too_large) {
-        result.too_large = q.error;
+        result.too_large = true;
     }
     if (!q.quote) {
         return;
@@ -367,7 +374,7 @@ PricedPlans priced_plans(const Offer& offer,
         }
         const TotalsResult q = totals_at(rate.micros, rate.list_micros, bill.by_plan[p]);
         if (q.too_large) {
-            result.too_large = k_too_large;
+            result.too_large = true;
         }
         if (!q.totals) {
             continue;
@@ -406,10 +413,9 @@ void Planner::offer(const InstanceType& instance,
                     const Bill& bill,
                     const PriceRow& row,
                     const RowRates& rates) {
-    const Usage& usage = bill.usage;
     const PricedPlans plans = priced_plans({&instance, &row}, rates, bill, m_c, m_quiet);
-    if (!plans.too_large.empty()) {
-        reject(instance, row.region, count, "price", plans.too_large);
+    if (plans.too_large) {
+        reject(instance, row.region, count, "price", std::string(k_too_large));
     } else if (plans.empty() && (m_c.plan || m_c.auto_mix)) {
         reject(instance,
                row.region,
@@ -435,14 +441,12 @@ void Planner::offer(const InstanceType& instance,
         const auto total = convert(priced.total_micros);
         const auto list = convert(priced.list_total_micros);
         if (!total || !list) {
-            reject(instance, row.region, count, "price", "no exchange rate to " + m_c.currency);
+            reject(instance, row.region, count, "price", [&] {
+                return "no exchange rate to " + m_c.currency;
+            });
             continue;
         }
-        const std::optional<double> run_hours =
-            is_finite_work(m_w.kind)
-                ? std::optional(usage.period_hours *
-                                (priced.spot ? 1 + m_in.pricing.spot.overhead() : 1))
-                : std::nullopt;
+        const std::optional<double>& run_hours = bill.run_hours[priced.spot ? 1 : 0];
         if (m_w.deadline_hours && run_hours && *run_hours > *m_w.deadline_hours) {
             keep_late({&instance, &row, count, priced.name, run_hours, *total}, priced.index);
             continue;
@@ -488,9 +492,7 @@ Verdict& Planner::verdict(std::size_t pricing) {
     }
     v.known = true;
     if (m_candidates->any()) {
-        m_candidates->enter_plan(pricing < std::size(k_all_plans)
-                                     ? plan_flag_name(k_all_plans[pricing])
-                                     : std::string_view("mix"));
+        m_candidates->enter_plan(pricing);
     }
     v.unmet = m_candidates->unmet();
     v.matched.clear();
@@ -526,7 +528,7 @@ Verdict* Planner::admitted(const InstanceType& instance,
 
 void Planner::keep_late(const Late& late, std::size_t pricing) {
     if (admitted(*late.instance, *late.row, late.count, late.pricing, pricing) != nullptr) {
-        m_late.add(late, budget_micros(), m_c.list_rejections);
+        m_late.add(late, m_budget_micros, m_c.list_rejections);
     }
 }
 

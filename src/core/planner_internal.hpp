@@ -52,6 +52,8 @@ struct CountChoice {
 struct Bill {
     Usage usage;
     std::array<BilledQuantities, std::size(k_all_plans)> by_plan;
+    // Finite work: the wall time, off spot and on it (its restarts added); else none.
+    std::array<std::optional<double>, 2> run_hours;
 };
 
 // A row's rates for the plans the pass prices, looked up once per instance type (each of its
@@ -175,6 +177,7 @@ class Planner {
     const PlanInput& m_in;
     const NormalizedWorkload& m_w;
     const PlanConstraints& m_c;
+    std::optional<std::int64_t> m_budget_micros; // budget_micros()
     Facts m_workload_facts;
     Facts m_instance_facts;                 // the instance type's at hand
     Facts m_count_facts{&m_instance_facts}; // the configuration's at hand (reused)

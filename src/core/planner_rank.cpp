@@ -39,8 +39,12 @@ void Groups::add_run(std::span<const Option> run, bool merge) {
     std::sort(m_order.begin(), m_order.end(), [&](std::size_t a, std::size_t b) {
         const Option& x = run[a];
         const Option& y = run[b];
-        return std::tie(x.pricing, x.tags, x.total_micros, x.row->region) <
-               std::tie(y.pricing, y.tags, y.total_micros, y.row->region);
+        // Pricings are static strings: the same one is the same pointer (no compare).
+        if (x.pricing.data() != y.pricing.data() && x.pricing != y.pricing) {
+            return x.pricing < y.pricing;
+        }
+        return std::tie(x.tags, x.total_micros, x.row->region) <
+               std::tie(y.tags, y.total_micros, y.row->region);
     });
     const std::size_t first = groups.size();
     for (const std::size_t i : m_order) {

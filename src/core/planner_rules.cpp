@@ -35,6 +35,17 @@ std::size_t pricing_index(std::string_view pricing) {
     return std::size(k_all_plans); // "mix"
 }
 
+// True if the condition reads a candidate field other than the plan (the configuration's, the
+// instance type's, the region's).
+bool reads_beyond_plan(const Condition& condition) {
+    if (condition.op == Condition::Op::all || condition.op == Condition::Op::any ||
+        condition.op == Condition::Op::none) {
+        return std::any_of(condition.children.begin(), condition.children.end(), reads_beyond_plan);
+    }
+    const FieldInfo* field = find_rule_field(condition.field);
+    return condition.field != "plan" && (field == nullptr || field->scope != FieldScope::workload);
+}
+
 RuleLevel level_of(const Condition& condition) {
     if (condition.op == Condition::Op::all || condition.op == Condition::Op::any ||
         condition.op == Condition::Op::none) {
@@ -55,12 +66,17 @@ RuleLevel level_of(const Condition& condition) {
 
 CandidateRules::CandidateRules(const std::vector<const Rule*>& active)
     : m_active(active), m_levels(active.size()), m_holds(active.size()),
-      m_by_pricing(active.size() * k_pricings), m_region_plan(&m_region) {
+      m_by_pricing(active.size() * k_pricings), m_plan_alone(active.size()),
+      m_region_plan(&m_region) {
     for (std::size_t i = 0; i < active.size(); ++i) {
         if (active[i]->candidate) {
             m_levels[i] = level_of(*active[i]->candidate);
             m_reads[static_cast<std::size_t>(m_levels[i])] = true;
             m_any = true;
+            if (m_levels[i] == RuleLevel::plan) {
+                m_plan_alone[i] = reads_beyond_plan(*active[i]->candidate) ? 0 : 1;
+                m_plan_reads_configuration |= m_plan_alone[i] == 0;
+            }
         }
     }
 }
@@ -89,15 +105,28 @@ void CandidateRules::enter_region(std::string_view region, std::string_view coun
     test(RuleLevel::region, m_region, m_holds.data());
 }
 
-void CandidateRules::enter_plan(std::string_view pricing) {
-    if (reads(RuleLevel::plan)) {
-        const std::size_t row = pricing_index(pricing);
-        char* verdicts = m_by_pricing.data() + row * m_active.size();
-        if (!m_pricing_known[row]) {
-            m_plan.set("plan", std::string(pricing));
-            test(RuleLevel::plan, m_plan, verdicts);
-            m_pricing_known[row] = true;
+// The plan-level rules' verdicts: those reading the plan alone only once per pricing.
+void CandidateRules::test_plan(char* verdicts, bool plan_alone) {
+    for (std::size_t i = 0; i < m_active.size(); ++i) {
+        if (m_active[i]->candidate && m_levels[i] == RuleLevel::plan &&
+            (plan_alone || m_plan_alone[i] == 0)) {
+            verdicts[i] = holds(*m_active[i]->candidate, m_plan) ? 1 : 0;
         }
+    }
+}
+
+void CandidateRules::enter_plan(std::size_t row) {
+    const std::string_view pricing =
+        row < std::size(k_all_plans) ? plan_flag_name(k_all_plans[row]) : "mix";
+    if (reads(RuleLevel::plan)) {
+        char* verdicts = m_by_pricing.data() + row * m_active.size();
+        const bool plan_alone = !m_plan_alone_known[row];
+        if (!m_pricing_known[row] && (plan_alone || m_plan_reads_configuration)) {
+            m_plan.set("plan", std::string(pricing));
+            test_plan(verdicts, plan_alone);
+            m_plan_alone_known[row] = true;
+        }
+        m_pricing_known[row] = true;
         for (std::size_t i = 0; i < m_active.size(); ++i) {
             if (m_active[i]->candidate && m_levels[i] == RuleLevel::plan) {
                 m_holds[i] = verdicts[i];

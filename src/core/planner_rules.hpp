@@ -37,7 +37,7 @@ class CandidateRules {
     // `configuration` must live until the next enter_configuration.
     void enter_configuration(const Facts& configuration);
     void enter_region(std::string_view region, std::string_view country); // if reads_region()
-    void enter_plan(std::string_view pricing);
+    void enter_plan(std::size_t pricing);                                 // pricing_index
 
     // The first `require` rule, in order, the option at hand fails, or nullptr.
     const Rule* unmet() const;
@@ -47,6 +47,7 @@ class CandidateRules {
   private:
     bool reads(RuleLevel level) const { return m_reads[static_cast<std::size_t>(level)]; }
     void test(RuleLevel level, const Facts& facts, char* verdicts);
+    void test_plan(char* verdicts, bool plan_alone);
 
     const std::vector<const Rule*>& m_active;
     std::vector<RuleLevel> m_levels;
@@ -55,6 +56,11 @@ class CandidateRules {
     // size), and which rows are known.
     std::vector<char> m_by_pricing;
     std::array<bool, k_pricings> m_pricing_known{};
+    // Plan-level rules that read no other candidate field (the plan and the workload only):
+    // their verdicts hold for every configuration, so each pricing is tested once.
+    std::vector<char> m_plan_alone;
+    std::array<bool, k_pricings> m_plan_alone_known{};
+    bool m_plan_reads_configuration = false; // some plan-level rule reads more than the plan
     std::array<bool, 4> m_reads{};
     bool m_any = false;
     const Facts* m_configuration = nullptr; // the facts m_region and m_plan fall back to

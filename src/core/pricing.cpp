@@ -170,19 +170,6 @@ TierList tiers(const Usage& usage) {
             2};
 }
 
-// Adds both totals (paid and list) to running sums; false when either is negative (a product
-// that did not fit) or a sum overflows.
-bool add_checked(Totals& sums, std::int64_t total, std::int64_t list_total) {
-    const std::int64_t max = std::numeric_limits<std::int64_t>::max();
-    if (total < 0 || list_total < 0 || sums.total_micros > max - total ||
-        sums.list_total_micros > max - list_total) {
-        return false;
-    }
-    sums.total_micros += total;
-    sums.list_total_micros += list_total;
-    return true;
-}
-
 // The same, on a quote's totals.
 bool add_totals(Quote& whole, std::int64_t total, std::int64_t list_total) {
     Totals sums{whole.total_micros, whole.list_total_micros};
@@ -323,12 +310,10 @@ std::optional<Plan> parse_plan(std::string_view text) {
 }
 
 std::string_view plan_flag_name(Plan plan) {
-    for (const auto& [value, name] : k_plan_names) {
-        if (value == plan) {
-            return name;
-        }
-    }
-    return "on-demand";
+    static_assert(k_plan_names[1].first == Plan::spot &&
+                  k_plan_names[4].first == Plan::subscription_monthly); // in the enum's order
+    const auto i = static_cast<std::size_t>(plan);
+    return i < k_plan_names.size() ? k_plan_names[i].second : "on-demand";
 }
 
 MixParse parse_mix(std::string_view text) {
@@ -379,17 +364,8 @@ std::optional<std::int64_t> multiply_money(std::int64_t rate_micros, double quan
     return thousandths ? multiply_thousandths(rate_micros, *thousandths) : std::nullopt;
 }
 
-std::optional<std::int64_t> multiply_thousandths(std::int64_t rate_micros,
-                                                 std::int64_t whole_thousandths) {
-    std::int64_t small = 0; // the common case in 64 bits: the same result, no 128-bit division
-    if (rate_micros >= 0 && !__builtin_mul_overflow(rate_micros, whole_thousandths, &small)) {
-        std::int64_t quotient = small / 1000;
-        const std::int64_t twice = (small % 1000) * 2;
-        if (twice > 1000 || (twice == 1000 && quotient % 2 != 0)) {
-            quotient += 1;
-        }
-        return quotient;
-    }
+std::optional<std::int64_t> multiply_thousandths_wide(std::int64_t rate_micros,
+                                                      std::int64_t whole_thousandths) {
     const auto thousandths = static_cast<Int128>(whole_thousandths);
     const Int128 product = divide_half_even(static_cast<Int128>(rate_micros) * thousandths, 1000);
     if (product > std::numeric_limits<std::int64_t>::max()) {
@@ -440,25 +416,6 @@ TotalsResult price_offer_totals(const Offer& offer,
         return {};
     }
     return totals_at(rate->micros, rate->list_micros, quantities);
-}
-
-TotalsResult
-totals_at(std::int64_t micros, std::int64_t list_micros, const BilledQuantities& quantities) {
-    Totals sums; // checked as price_offer checks a quote's
-    for (std::size_t i = 0; i < quantities.count; ++i) {
-        const auto& thousandths = quantities.thousandths[i]; // the quantity, as multiply_money
-        if (!thousandths) {
-            return {std::nullopt, true};
-        }
-        const std::int64_t total = multiply_thousandths(micros, *thousandths).value_or(-1);
-        const std::int64_t list_total = // no discount (the common case): the same product
-            list_micros == micros ? total
-                                  : multiply_thousandths(list_micros, *thousandths).value_or(-1);
-        if (!add_checked(sums, total, list_total)) {
-            return {std::nullopt, true};
-        }
-    }
-    return {sums, false};
 }
 
 TotalsResult price_offer_totals(const Offer& offer,
