@@ -97,6 +97,15 @@ struct Rate {
 };
 // nullopt: the plan is not sold there (and no rule may estimate it).
 std::optional<Rate> plan_rate(const Offer& offer, Plan plan, const PricingContext& context);
+// Its figures without the words (plan_rate is made from them): for a pass over every offer.
+struct RateFigures {
+    std::int64_t list_micros = 0;
+    std::int64_t micros = 0;
+    const EstimateRule* estimate = nullptr; // the rule that estimated the list price, if one did
+    const Discount* discount = nullptr;
+};
+std::optional<RateFigures>
+plan_rate_figures(const Offer& offer, Plan plan, const PricingContext& context);
 
 struct PricedPart {
     std::string tier; // "baseline" or "burst" in a profile with a baseline; else empty

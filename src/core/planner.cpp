@@ -296,13 +296,15 @@ void Planner::rates_for(const InstanceType& instance) {
             if (!row.price(plan) && !m_quiet.estimate_missing) {
                 continue; // not sold there, and not to be estimated (most rows lack a term plan)
             }
-            if (const auto rate = plan_rate({&instance, &row}, plan, m_quiet)) {
+            if (const auto rate = plan_rate_figures({&instance, &row}, plan, m_quiet)) {
                 rates.by_plan[static_cast<std::size_t>(plan)] = {
                     true, rate->micros, rate->list_micros};
             }
         }
     }
 }
+
+namespace {
 
 // A plan priced for an offer, its totals only (in the row's currency): the pass over every
 // offer keeps no quotes. No default values: made whole by PricedPlans::add only, so an array
@@ -394,6 +396,8 @@ PricedPlans priced_plans(const Offer& offer,
     }
     return result;
 }
+
+} // namespace
 
 // Finite work is billed to the 0.001 h the output shows, so the cost can be checked by hand;
 // a service for a month at its hours per month.

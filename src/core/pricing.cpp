@@ -290,14 +290,6 @@ QuoteResult price_tiers(const Offer& offer,
     return {std::move(whole), {}};
 }
 
-// The discount on a rate, once its list price is known.
-Rate finish_rate(const Offer& offer, Plan plan, const PricingContext& context, Rate rate) {
-    rate.discount = find_discount(context.discounts, offer, plan, context.today);
-    rate.micros = rate.discount != nullptr ? apply_discount(rate.list_micros, *rate.discount)
-                                           : rate.list_micros;
-    return rate;
-}
-
 } // namespace
 
 std::optional<Plan> parse_plan(std::string_view text) {
@@ -374,27 +366,46 @@ std::optional<std::int64_t> multiply_thousandths_wide(std::int64_t rate_micros,
     return static_cast<std::int64_t>(product);
 }
 
-std::optional<Rate> plan_rate(const Offer& offer, Plan plan, const PricingContext& context) {
-    Rate rate;
+std::optional<RateFigures>
+plan_rate_figures(const Offer& offer, Plan plan, const PricingContext& context) {
+    RateFigures figures;
     if (const auto& price = offer.prices->price(plan)) {
-        rate.list_micros = *price;
+        figures.list_micros = *price;
     } else if (const EstimateRule* rule = estimate_rule_for(offer, plan, context)) {
         const double hourly = static_cast<double>(*offer.prices->on_demand) * (1 - rule->discount);
         const double per_unit =
             plan == Plan::subscription_monthly ? hourly * k_hours_per_month : hourly;
-        rate.list_micros = static_cast<std::int64_t>(std::llround(per_unit));
-        rate.estimated = true;
-        if (!context.explain) {
-            return finish_rate(offer, plan, context, rate);
-        }
-        rate.estimate_rule = fmt::format("{} ({}% off on-demand; {})",
-                                         rule->id,
-                                         format_number(rule->discount * 100),
-                                         rule->source);
+        figures.list_micros = static_cast<std::int64_t>(std::llround(per_unit));
+        figures.estimate = rule;
     } else {
         return std::nullopt;
     }
-    return finish_rate(offer, plan, context, rate);
+    figures.discount = find_discount(context.discounts, offer, plan, context.today);
+    figures.micros = figures.discount != nullptr
+                         ? apply_discount(figures.list_micros, *figures.discount)
+                         : figures.list_micros;
+    return figures;
+}
+
+std::optional<Rate> plan_rate(const Offer& offer, Plan plan, const PricingContext& context) {
+    const auto figures = plan_rate_figures(offer, plan, context);
+    if (!figures) {
+        return std::nullopt;
+    }
+    Rate rate;
+    rate.list_micros = figures->list_micros;
+    rate.micros = figures->micros;
+    rate.discount = figures->discount;
+    if (const EstimateRule* rule = figures->estimate) {
+        rate.estimated = true;
+        if (context.explain) {
+            rate.estimate_rule = fmt::format("{} ({}% off on-demand; {})",
+                                             rule->id,
+                                             format_number(rule->discount * 100),
+                                             rule->source);
+        }
+    }
+    return rate;
 }
 
 BilledQuantities billed_quantities(const Usage& usage, Plan plan, const SpotModel& spot) {
