@@ -250,9 +250,10 @@ void Planner::configuration(const InstanceType& instance, const Gpu& gpu, int co
     }
     forget_verdicts();
     m_run.clear();
+    rates_for(instance);
     Bill bill; // what each plan bills: the same in every region
     bill.usage = usage_for(count, *e);
-    for (const Plan plan : k_all_plans) {
+    for (const Plan plan : m_plans_priced) { // (a mix prices the usage itself)
         bill.by_plan[static_cast<std::size_t>(plan)] =
             billed_quantities(bill.usage, plan, m_quiet.spot);
     }
@@ -262,7 +263,6 @@ void Planner::configuration(const InstanceType& instance, const Gpu& gpu, int co
                                                      (spot ? 1 + m_in.pricing.spot.overhead() : 1))
                                      : std::nullopt;
     }
-    rates_for(instance);
     for (std::size_t r = 0; r < instance.regions.size(); ++r) {
         if (m_rates[r].wanted) {
             offer(instance, gpu, count, e, bill, instance.regions[r], m_rates[r]);
@@ -280,6 +280,7 @@ void Planner::rates_for(const InstanceType& instance) {
     }
     m_rates_of = &instance;
     m_rates.assign(instance.regions.size(), {});
+    std::array<bool, std::size(k_all_plans)> priced{};
     for (std::size_t r = 0; r < instance.regions.size(); ++r) {
         const PriceRow& row = instance.regions[r];
         RowRates& rates = m_rates[r];
@@ -299,7 +300,14 @@ void Planner::rates_for(const InstanceType& instance) {
             if (const auto rate = plan_rate_figures({&instance, &row}, plan, m_quiet)) {
                 rates.by_plan[static_cast<std::size_t>(plan)] = {
                     true, rate->micros, rate->list_micros};
+                priced[static_cast<std::size_t>(plan)] = true;
             }
+        }
+    }
+    m_plans_priced.clear();
+    for (const Plan plan : k_all_plans) {
+        if (priced[static_cast<std::size_t>(plan)]) {
+            m_plans_priced.push_back(plan);
         }
     }
 }
@@ -359,6 +367,7 @@ void price_mix(const Offer& offer,
 // on-demand for this usage), or the cheapest mix.
 PricedPlans priced_plans(const Offer& offer,
                          const RowRates& rates,
+                         std::span<const Plan> plans, // the plans some row prices, in order
                          const Bill& bill,
                          const PlanConstraints& c,
                          const PricingContext& pricing) {
@@ -368,7 +377,7 @@ PricedPlans priced_plans(const Offer& offer,
         return result;
     }
     std::optional<std::int64_t> on_demand;
-    for (const Plan plan : k_all_plans) { // on-demand first: term plans are checked against it
+    for (const Plan plan : plans) { // on-demand first: term plans are checked against it
         const auto p = static_cast<std::size_t>(plan);
         const RowRates::PlanRate& rate = rates.by_plan[p];
         if (!rate.priced) {
@@ -417,7 +426,8 @@ void Planner::offer(const InstanceType& instance,
                     const Bill& bill,
                     const PriceRow& row,
                     const RowRates& rates) {
-    const PricedPlans plans = priced_plans({&instance, &row}, rates, bill, m_c, m_quiet);
+    const PricedPlans plans =
+        priced_plans({&instance, &row}, rates, m_plans_priced, bill, m_c, m_quiet);
     if (plans.too_large) {
         reject(instance, row.region, count, "price", std::string(k_too_large));
     } else if (plans.empty() && (m_c.plan || m_c.auto_mix)) {

@@ -205,6 +205,7 @@ class Planner {
     std::vector<std::string> m_countries;
     const InstanceType* m_rates_of = nullptr; // whose rows m_rates holds
     std::vector<RowRates> m_rates;
+    std::vector<Plan> m_plans_priced; // the plans some row of m_rates prices, in k_all_plans order
     const FxRate* m_currency = nullptr;         // the currency asked for (nullptr: unknown)
     std::array<Verdict, k_pricings> m_verdicts; // by pricing_index
     PlanResult m_result;
