@@ -402,3 +402,47 @@ TEST_CASE("planner: the pass on several threads gives what one thread gives") {
         }
     }
 }
+
+namespace {
+
+// Rules reading the plan alone, the plan and the configuration, the plan and the instance type;
+// each condition given twice: as it is (tested once per pricing, or per configuration and
+// pricing) and with a clause on the region that always holds (tested for every option).
+std::string level_rules(bool per_option) {
+    const auto condition = [&](const std::string& c) {
+        return per_option ? "{all: [" + c + ", {not: {region: nowhere}}]}" : c;
+    };
+    std::string text = "schema_version: 1\nrules:\n";
+    const auto add = [&](const std::string& id, const std::string& effect) {
+        text += "  - id: " + id + "\n    " + effect +
+                "\n    reason: \"level\"\n    source: \"test\"\n    as_of: 2025-01-01\n";
+    };
+    add("spot-small",
+        "require: " + condition("{not: {all: [{plan: spot}, {instance_count: "
+                                "{above: 2}}]}}"));
+    add("no-spot-h100", "require: " + condition("{not: {all: [{plan: spot}, {gpu: H100}]}}"));
+    add("on-demand-first", "prefer: " + condition("{plan: on-demand}"));
+    add("spot-note", "warn: \"on spot\"\n    candidate: " + condition("{plan: spot}"));
+    return text;
+}
+
+} // namespace
+
+TEST_CASE("planner: a rule gives the same verdicts whichever level it is tested at") {
+    for (const Workload& w : {training_7b(1e11), serving(2000)}) {
+        std::string per_option;
+        for (const bool option_level : {true, false}) {
+            Setup s{workload_of(w), {}, rules_from(level_rules(option_level)), {}};
+            s.constraints.interruptible = true;
+            s.constraints.list_rejections = true;
+            s.constraints.top = 50;
+            const PlanResult result = run(s);
+            CHECK(result.rejected_by_code.count("rule") == 1); // some options fail a rule
+            if (option_level) {
+                per_option = dump(result);
+            } else {
+                CHECK(dump(result) == per_option);
+            }
+        }
+    }
+}
