@@ -24,17 +24,6 @@ RuleLevel combine(RuleLevel a, RuleLevel b) {
                   : (plan ? RuleLevel::plan : RuleLevel::configuration);
 }
 
-} // namespace
-
-std::size_t pricing_index(std::string_view pricing) {
-    for (std::size_t i = 0; i < std::size(k_all_plans); ++i) {
-        if (plan_flag_name(k_all_plans[i]) == pricing) {
-            return i;
-        }
-    }
-    return std::size(k_all_plans); // "mix"
-}
-
 // True if the condition reads a candidate field other than the plan (the configuration's, the
 // instance type's, the region's).
 bool reads_beyond_plan(const Condition& condition) {
@@ -44,6 +33,17 @@ bool reads_beyond_plan(const Condition& condition) {
     }
     const FieldInfo* field = find_rule_field(condition.field);
     return condition.field != "plan" && (field == nullptr || field->scope != FieldScope::workload);
+}
+
+} // namespace
+
+std::size_t pricing_index(std::string_view pricing) {
+    for (std::size_t i = 0; i < std::size(k_all_plans); ++i) {
+        if (plan_flag_name(k_all_plans[i]) == pricing) {
+            return i;
+        }
+    }
+    return std::size(k_all_plans); // "mix"
 }
 
 RuleLevel level_of(const Condition& condition) {

@@ -302,8 +302,14 @@ std::optional<Plan> parse_plan(std::string_view text) {
 }
 
 std::string_view plan_flag_name(Plan plan) {
-    static_assert(k_plan_names[1].first == Plan::spot &&
-                  k_plan_names[4].first == Plan::subscription_monthly); // in the enum's order
+    static_assert([] { // the names are in the enum's order, so a plan is its own index
+        for (std::size_t i = 0; i < k_plan_names.size(); ++i) {
+            if (static_cast<std::size_t>(k_plan_names[i].first) != i) {
+                return false;
+            }
+        }
+        return true;
+    }());
     const auto i = static_cast<std::size_t>(plan);
     return i < k_plan_names.size() ? k_plan_names[i].second : "on-demand";
 }
