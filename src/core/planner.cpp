@@ -224,12 +224,13 @@ void Planner::instance_type(const InstanceType& instance, const Gpu& gpu) {
     if (!priced) {
         return;
     }
-    if (m_candidates->any()) {
-        m_instance_facts = instance_facts(instance, gpu, m_workload_facts);
-    }
     const CountChoice& choice = counts(instance, gpu);
     if (choice.counts.empty()) {
         reject(instance, {}, choice.rejected_at, "fit", choice.rejection);
+        return;
+    }
+    if (m_candidates->any()) { // only rules read facts, and only of counts priced
+        m_instance_facts = instance_facts(instance, gpu, m_workload_facts);
     }
     for (const int count : choice.counts) {
         configuration(instance, gpu, count);
@@ -429,7 +430,7 @@ void Planner::offer(const InstanceType& instance,
     const PricedPlans plans =
         priced_plans({&instance, &row}, rates, m_plans_priced, bill, m_c, m_quiet);
     if (plans.too_large) {
-        reject(instance, row.region, count, "price", std::string(k_too_large));
+        reject(instance, row.region, count, "price", k_too_large);
     } else if (plans.empty() && (m_c.plan || m_c.auto_mix)) {
         reject(instance,
                row.region,

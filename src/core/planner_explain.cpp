@@ -86,7 +86,7 @@ std::string duration(double hours) {
 // Which constraint bound, and the nearest configurations on each side of it.
 void Planner::explain_no_fit() {
     const auto& deadline = m_w.deadline_hours;
-    const std::optional<std::int64_t> budget = budget_micros();
+    const std::optional<std::int64_t>& budget = m_budget_micros;
     std::vector<std::string> parts;
     if (m_late.count == 0 && m_over_budget.empty()) { // neither deadline nor budget bound
         std::vector<std::string> counts;
