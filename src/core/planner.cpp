@@ -229,9 +229,6 @@ void Planner::instance_type(const InstanceType& instance, const Gpu& gpu) {
         reject(instance, {}, choice.rejected_at, "fit", choice.rejection);
         return;
     }
-    if (m_candidates->any()) { // only rules read facts, and only of counts priced
-        m_instance_facts = instance_facts(instance, gpu, m_workload_facts);
-    }
     for (const int count : choice.counts) {
         configuration(instance, gpu, count);
     }
@@ -243,13 +240,15 @@ void Planner::configuration(const InstanceType& instance, const Gpu& gpu, int co
         reject(instance, {}, count, "fit", e->fit_reason);
         return;
     }
-    if (m_candidates->any()) { // only rules read facts: none, none to set
-        m_count_facts.set("instance_count", static_cast<double>(count));
-        m_count_facts.set("total_gpus", count * instance.gpu_count);
-        m_count_facts.set("scaling_efficiency", e->scaling_efficiency);
-        m_candidates->enter_configuration(m_count_facts);
+    m_at = {&instance, &gpu, e.get(), count, false};
+    if (m_candidates->hardware_decides()) {
+        m_verdicts_at =
+            m_verdicts_by_hardware[std::tuple(e.get(), instance.gpu_count, count)].data();
+    } else { // a rule reads the region, or tells instance types apart: facts for each
+        m_verdicts_at = m_verdicts.data();
+        forget_verdicts();
+        enter_rules();
     }
-    forget_verdicts();
     m_run.clear();
     rates_for(instance);
     Bill bill; // what each plan bills: the same in every region
@@ -493,6 +492,22 @@ const std::string& Planner::country(const InstanceType& instance, const PriceRow
     return m_countries[static_cast<std::size_t>(&row - instance.regions.data())];
 }
 
+// Gives the rules the configuration at hand's facts (only rules read them: none, none to set).
+void Planner::enter_rules() {
+    m_at.entered = true;
+    if (!m_candidates->any()) {
+        return;
+    }
+    if (m_facts_of != m_at.instance) {
+        m_facts_of = m_at.instance;
+        m_instance_facts = instance_facts(*m_at.instance, *m_at.gpu, m_workload_facts);
+    }
+    m_count_facts.set("instance_count", static_cast<double>(m_at.count));
+    m_count_facts.set("total_gpus", m_at.count * m_at.instance->gpu_count);
+    m_count_facts.set("scaling_efficiency", m_at.estimate->scaling_efficiency);
+    m_candidates->enter_configuration(m_count_facts);
+}
+
 void Planner::forget_verdicts() {
     for (Verdict& v : m_verdicts) {
         v.known = false;
@@ -501,11 +516,14 @@ void Planner::forget_verdicts() {
 
 // The rules' verdict on the options of a pricing in the configuration (and region) at hand.
 Verdict& Planner::verdict(std::size_t pricing) {
-    Verdict& v = m_verdicts[pricing];
+    Verdict& v = m_verdicts_at[pricing];
     if (v.known) {
         return v;
     }
     v.known = true;
+    if (!m_at.entered) {
+        enter_rules();
+    }
     if (m_candidates->any()) {
         m_candidates->enter_plan(pricing);
     }

@@ -110,6 +110,7 @@ class Planner {
     const CountChoice& counts(const InstanceType& instance, const Gpu& gpu);
     CountChoice choose_counts(const InstanceType& instance, const Gpu& gpu);
     void configuration(const InstanceType& instance, const Gpu& gpu, int count);
+    void enter_rules();
     void offer(const InstanceType& instance,
                const Gpu& gpu,
                int count,
@@ -179,8 +180,9 @@ class Planner {
     const PlanConstraints& m_c;
     std::optional<std::int64_t> m_budget_micros; // budget_micros()
     Facts m_workload_facts;
-    Facts m_instance_facts;                 // the instance type's at hand
-    Facts m_count_facts{&m_instance_facts}; // the configuration's at hand (reused)
+    Facts m_instance_facts;                   // the instance type's at hand
+    const InstanceType* m_facts_of = nullptr; // whose facts m_instance_facts holds
+    Facts m_count_facts{&m_instance_facts};   // the configuration's at hand (reused)
     PricingContext m_quiet; // m_in.pricing without the words, for the pass over every offer
     std::vector<const Rule*> m_active; // rules whose `when` holds
     std::map<const Rule*, int> m_rule_rejections;
@@ -206,8 +208,22 @@ class Planner {
     const InstanceType* m_rates_of = nullptr; // whose rows m_rates holds
     std::vector<RowRates> m_rates;
     std::vector<Plan> m_plans_priced; // the plans some row of m_rates prices, in k_all_plans order
-    const FxRate* m_currency = nullptr;         // the currency asked for (nullptr: unknown)
-    std::array<Verdict, k_pricings> m_verdicts; // by pricing_index
+    const FxRate* m_currency = nullptr; // the currency asked for (nullptr: unknown)
+    // The configuration at hand; the rules see its facts only once a verdict is worked out.
+    struct AtHand {
+        const InstanceType* instance = nullptr;
+        const Gpu* gpu = nullptr;
+        const Estimate* estimate = nullptr;
+        int count = 0;
+        bool entered = false; // the rules have its facts
+    } m_at;
+    // Its verdicts by pricing_index: m_verdicts; or, when the rules read nothing but hardware
+    // and count (CandidateRules::hardware_decides), those shared by every configuration alike
+    // in estimate, GPUs per instance and count.
+    std::array<Verdict, k_pricings> m_verdicts;
+    std::map<std::tuple<const Estimate*, double, int>, std::array<Verdict, k_pricings>>
+        m_verdicts_by_hardware;
+    Verdict* m_verdicts_at = m_verdicts.data();
     PlanResult m_result;
     std::vector<std::unique_ptr<Planner>> m_helpers; // the other slices' planners, kept alive
 };

@@ -35,6 +35,21 @@ bool reads_beyond_plan(const Condition& condition) {
     return condition.field != "plan" && (field == nullptr || field->scope != FieldScope::workload);
 }
 
+// True if the condition reads a field that tells instance types of the same hardware apart:
+// their provider, id or family, or a row's region or country.
+bool reads_identity(const Condition& condition) {
+    if (condition.op == Condition::Op::all || condition.op == Condition::Op::any ||
+        condition.op == Condition::Op::none) {
+        return std::any_of(condition.children.begin(), condition.children.end(), reads_identity);
+    }
+    for (const std::string_view field : {"provider", "instance", "family", "region", "country"}) {
+        if (condition.field == field) {
+            return true;
+        }
+    }
+    return false;
+}
+
 } // namespace
 
 std::size_t pricing_index(std::string_view pricing) {
@@ -73,6 +88,7 @@ CandidateRules::CandidateRules(const std::vector<const Rule*>& active)
             m_levels[i] = level_of(*active[i]->candidate);
             m_reads[static_cast<std::size_t>(m_levels[i])] = true;
             m_any = true;
+            m_hardware_decides &= !reads_identity(*active[i]->candidate);
             if (m_levels[i] == RuleLevel::plan) {
                 m_plan_alone[i] = reads_beyond_plan(*active[i]->candidate) ? 0 : 1;
                 m_plan_reads_configuration |= m_plan_alone[i] == 0;

@@ -32,6 +32,10 @@ class CandidateRules {
 
     bool any() const { return m_any; } // some active rule tests candidates
     bool reads_region() const { return reads(RuleLevel::region) || reads(RuleLevel::region_plan); }
+    // No active rule reads the region, country, provider, instance or family: the verdicts on
+    // a configuration and pricing follow from its hardware, estimate and count (and the
+    // workload), so configurations alike in these share them.
+    bool hardware_decides() const { return m_hardware_decides; }
 
     // The option at hand, level by level; each call tests the rules of its level.
     // `configuration` must live until the next enter_configuration.
@@ -63,6 +67,7 @@ class CandidateRules {
     bool m_plan_reads_configuration = false; // some plan-level rule reads more than the plan
     std::array<bool, 4> m_reads{};
     bool m_any = false;
+    bool m_hardware_decides = true;
     const Facts* m_configuration = nullptr; // the facts m_region and m_plan fall back to
     Facts m_region;                         // over the configuration's
     Facts m_plan;                           // over the configuration's

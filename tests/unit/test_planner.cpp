@@ -406,16 +406,43 @@ TEST_CASE("planner: the pass on several threads gives what one thread gives") {
 namespace {
 
 // Rules reading the plan alone, the plan and the configuration, the plan and the instance type;
-// each condition given twice: as it is (tested once per pricing, or per configuration and
-// pricing) and with a clause on the region that always holds (tested for every option).
-std::string level_rules(bool per_option) {
+// each condition given three times: as it is (its verdicts shared by configurations alike in
+// hardware and count, once per pricing), with a clause on the provider that always holds (tested
+// per configuration and pricing) and with one on the region (tested for every option).
+enum class RuleClause { none, provider, region };
+
+// On the built-in catalog: many instance types alike in hardware, some not.
+PlanResult run_builtin(Setup& s) {
+    s.needs = requirements(s.workload, builtin_assumptions());
+    return plan({&s.workload,
+                 &s.needs,
+                 &builtin_catalog(),
+                 &builtin_assumptions(),
+                 &s.rules,
+                 &builtin_fx(),
+                 {},
+                 s.constraints});
+}
+
+std::string rule_text(const std::string& id, const std::string& effect) {
+    return "  - id: " + id + "\n    " + effect +
+           "\n    reason: \"level\"\n    source: \"test\"\n    as_of: 2025-01-01\n";
+}
+
+std::string level_rules(RuleClause clause) {
     const auto condition = [&](const std::string& c) {
-        return per_option ? "{all: [" + c + ", {not: {region: nowhere}}]}" : c;
+        switch (clause) {
+        case RuleClause::provider:
+            return "{all: [" + c + ", {not: {provider: nowhere}}]}";
+        case RuleClause::region:
+            return "{all: [" + c + ", {not: {region: nowhere}}]}";
+        default:
+            return c;
+        }
     };
     std::string text = "schema_version: 1\nrules:\n";
     const auto add = [&](const std::string& id, const std::string& effect) {
-        text += "  - id: " + id + "\n    " + effect +
-                "\n    reason: \"level\"\n    source: \"test\"\n    as_of: 2025-01-01\n";
+        text += rule_text(id, effect);
     };
     add("spot-small",
         "require: " + condition("{not: {all: [{plan: spot}, {instance_count: "
@@ -423,6 +450,7 @@ std::string level_rules(bool per_option) {
     add("no-spot-h100", "require: " + condition("{not: {all: [{plan: spot}, {gpu: H100}]}}"));
     add("on-demand-first", "prefer: " + condition("{plan: on-demand}"));
     add("spot-note", "warn: \"on spot\"\n    candidate: " + condition("{plan: spot}"));
+    add("fast-scaling", "prefer: " + condition("{scaling_efficiency: {at_least: 0.9}}"));
     return text;
 }
 
@@ -430,14 +458,44 @@ std::string level_rules(bool per_option) {
 
 TEST_CASE("planner: a rule gives the same verdicts whichever level it is tested at") {
     for (const Workload& w : {training_7b(1e11), serving(2000)}) {
+        for (const bool explain : {true, false}) {
+            std::string per_option;
+            for (const RuleClause clause :
+                 {RuleClause::region, RuleClause::provider, RuleClause::none}) {
+                Setup s{workload_of(w), {}, rules_from(level_rules(clause)), {}};
+                s.constraints.interruptible = true;
+                s.constraints.list_rejections = explain;
+                s.constraints.top = 50;
+                const PlanResult result = run_builtin(s);
+                CHECK(result.rejected_by_code.count("rule") == 1); // some options fail a rule
+                if (clause == RuleClause::region) {
+                    per_option = dump(result);
+                } else {
+                    INFO("explain " << explain << ", clause " << static_cast<int>(clause));
+                    CHECK(dump(result) == per_option);
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("planner: a rule naming a provider or instance type or family is not shared by hardware twins") {
+    // Each rule as it is, and with a region clause that always holds (tested per option): the
+    // same answer, so a rule naming one instance type is not applied to its hardware twins.
+    for (const std::string condition :
+         {"{provider: aws}", "{instance: p4d.24xlarge}", "{family: {in: [g5, g6]}}"}) {
         std::string per_option;
         for (const bool option_level : {true, false}) {
-            Setup s{workload_of(w), {}, rules_from(level_rules(option_level)), {}};
-            s.constraints.interruptible = true;
-            s.constraints.list_rejections = true;
-            s.constraints.top = 50;
-            const PlanResult result = run(s);
-            CHECK(result.rejected_by_code.count("rule") == 1); // some options fail a rule
+            const std::string c =
+                option_level ? "{all: [" + condition + ", {not: {region: nowhere}}]}" : condition;
+            const std::string text = "schema_version: 1\nrules:\n" +
+                                     rule_text("named", "prefer: " + c) +
+                                     rule_text("named-only", "require: " + c);
+            Setup s{workload_of(training_7b(1e11)), {}, rules_from(text), {}};
+            s.constraints.top = 30;
+            const PlanResult result = run_builtin(s);
+            INFO(condition);
+            CHECK_FALSE(result.recommendations.empty());
             if (option_level) {
                 per_option = dump(result);
             } else {
