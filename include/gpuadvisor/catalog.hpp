@@ -154,7 +154,8 @@ class Catalog {
             std::vector<InstanceType> instances,
             std::vector<Discount> discounts = {});
 
-    // Sorted: GPUs by id; providers by id; instances by provider, family, GPU count, id.
+    // Sorted: GPUs by id; providers by id; instances by provider, family, GPU count, vCPUs, id;
+    // each instance type's rows by region.
     const std::vector<Gpu>& gpus() const { return m_gpus; }
     const std::vector<Provider>& providers() const { return m_providers; }
     const std::vector<InstanceType>& instances() const { return m_instances; }

@@ -43,8 +43,9 @@ void Groups::add_run(std::span<const Option> run, bool merge) {
         if (x.pricing.data() != y.pricing.data() && x.pricing != y.pricing) {
             return x.pricing < y.pricing;
         }
-        return std::tie(x.tags, x.total_micros, x.row->region) <
-               std::tie(y.tags, y.total_micros, y.row->region);
+        // A run's rows are one instance type's, in region order (Catalog sorts them): the
+        // row's place is its region's.
+        return std::tie(x.tags, x.total_micros, x.row) < std::tie(y.tags, y.total_micros, y.row);
     });
     const std::size_t first = groups.size();
     for (const std::size_t i : m_order) {
