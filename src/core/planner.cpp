@@ -263,6 +263,10 @@ void Planner::configuration(const InstanceType& instance, const Gpu& gpu, int co
                                                      (spot ? 1 + m_in.pricing.spot.overhead() : 1))
                                      : std::nullopt;
     }
+    if (late_under_every_plan(bill)) {
+        late_configuration(instance, count, bill);
+        return; // no feasible option to group
+    }
     for (std::size_t r = 0; r < instance.regions.size(); ++r) {
         if (m_rates[r].wanted) {
             offer(instance, gpu, count, e, bill, instance.regions[r], m_rates[r]);
@@ -408,6 +412,123 @@ PricedPlans priced_plans(const Offer& offer,
 
 } // namespace
 
+// True when the configuration at hand misses the deadline under every plan it prices, and
+// late_configuration may count it in place of offer (no rejection is listed, no rule reads the
+// region, no mix is priced): most configurations on a large catalog, with a deadline.
+bool Planner::late_under_every_plan(const Bill& bill) const {
+    if (!m_w.deadline_hours || m_c.list_rejections || m_c.auto_mix ||
+        m_candidates->reads_region() || m_plans_priced.empty()) {
+        return false;
+    }
+    return std::all_of(m_plans_priced.begin(), m_plans_priced.end(), [&](Plan plan) {
+        const std::optional<double>& hours = bill.run_hours[plan == Plan::spot ? 1 : 0];
+        return hours && *hours > *m_w.deadline_hours;
+    });
+}
+
+// The rows of a configuration past the deadline, priced as offer prices them, with the same
+// counts (considered, rejections by code and rule, LateSummary) but no option each: per
+// pricing, how many were priced and the cheapest, the first of equals in the order priced.
+// Within a pricing the verdict and the hours are the same for every row, so LateSummary keeps
+// what it would keep given each option (tested against the per-option path).
+void Planner::late_configuration(const InstanceType& instance, int count, const Bill& bill) {
+    struct Cheapest {
+        std::size_t priced = 0;
+        std::size_t row = 0;
+        std::int64_t total = 0;
+    };
+    std::array<Cheapest, std::size(k_all_plans)> by_plan{};
+    for (std::size_t r = 0; r < instance.regions.size(); ++r) {
+        const RowRates& rates = m_rates[r];
+        if (!rates.wanted) {
+            continue;
+        }
+        std::optional<std::int64_t> on_demand;
+        bool too_large = false;
+        bool any = false;
+        for (const Plan plan : m_plans_priced) { // as priced_plans
+            const auto p = static_cast<std::size_t>(plan);
+            const RowRates::PlanRate& rate = rates.by_plan[p];
+            if (!rate.priced) {
+                continue;
+            }
+            const TotalsResult q = totals_at(rate.micros, rate.list_micros, bill.by_plan[p]);
+            too_large |= q.too_large;
+            if (!q.totals) {
+                continue;
+            }
+            const bool term = plan != Plan::on_demand && plan != Plan::spot;
+            if (plan == Plan::on_demand) {
+                on_demand = q.totals->total_micros;
+            } else if (term && !m_c.plan && on_demand && q.totals->total_micros >= *on_demand) {
+                continue;
+            }
+            any = true;
+            const auto total = converted(q.totals->total_micros, rates);
+            if (!total || !converted(q.totals->list_total_micros, rates)) {
+                count_rejections("price", 1);
+                continue;
+            }
+            Cheapest& cheapest = by_plan[p];
+            if (cheapest.priced++ == 0 || *total < cheapest.total) {
+                cheapest.row = r;
+                cheapest.total = *total;
+            }
+        }
+        if (too_large || (!any && m_c.plan)) {
+            count_rejections("price", 1);
+        }
+    }
+    // LateSummary in the order offer adds to it: by row, then plan.
+    std::array<std::size_t, std::size(k_all_plans)> order{};
+    std::size_t n = 0;
+    for (const Plan plan : m_plans_priced) {
+        if (by_plan[static_cast<std::size_t>(plan)].priced > 0) {
+            order[n++] = static_cast<std::size_t>(plan);
+        }
+    }
+    const auto before = [&](std::size_t a, std::size_t b) {
+        return std::tie(by_plan[a].row, a) < std::tie(by_plan[b].row, b);
+    };
+    for (std::size_t i = 1; i < n; ++i) { // at most five: an insertion sort
+        for (std::size_t j = i; j > 0 && before(order[j], order[j - 1]); --j) {
+            std::swap(order[j], order[j - 1]);
+        }
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t p = order[i];
+        const Cheapest& cheapest = by_plan[p];
+        m_result.considered += cheapest.priced;
+        const Verdict& v = verdict(p); // a plan's pricing_index is its own
+        if (v.unmet != nullptr) {
+            m_rule_rejections[v.unmet] += static_cast<int>(cheapest.priced);
+            count_rejections("rule", cheapest.priced);
+            continue;
+        }
+        const Plan plan = k_all_plans[p];
+        m_late.count += cheapest.priced - 1; // and one more by add
+        m_late.add({&instance,
+                    &instance.regions[cheapest.row],
+                    count,
+                    plan_flag_name(plan),
+                    bill.run_hours[plan == Plan::spot ? 1 : 0],
+                    cheapest.total},
+                   m_budget_micros,
+                   false);
+    }
+}
+
+// A total in the currency asked for (nullopt: no exchange rate, or beyond int64).
+std::optional<std::int64_t> Planner::converted(std::int64_t micros, const RowRates& rates) const {
+    if (!rates.converted) {
+        return micros;
+    }
+    if (rates.from == nullptr || m_currency == nullptr) {
+        return std::nullopt;
+    }
+    return FxTable::convert(micros, *rates.from, *m_currency);
+}
+
 // Finite work is billed to the 0.001 h the output shows, so the cost can be checked by hand;
 // a service for a month at its hours per month.
 Usage Planner::usage_for(int count, const Estimate& e) const {
@@ -442,18 +563,9 @@ void Planner::offer(const InstanceType& instance,
         m_candidates->enter_region(row.region, country(instance, row));
         forget_verdicts();
     }
-    const auto convert = [&](std::int64_t micros) -> std::optional<std::int64_t> {
-        if (!rates.converted) {
-            return micros;
-        }
-        if (rates.from == nullptr || m_currency == nullptr) {
-            return std::nullopt;
-        }
-        return FxTable::convert(micros, *rates.from, *m_currency);
-    };
     for (const PricedPlan& priced : plans) {
-        const auto total = convert(priced.total_micros);
-        const auto list = convert(priced.list_total_micros);
+        const auto total = converted(priced.total_micros, rates);
+        const auto list = converted(priced.list_total_micros, rates);
         if (!total || !list) {
             reject(instance, row.region, count, "price", [&] {
                 return "no exchange rate to " + m_c.currency;

@@ -111,6 +111,9 @@ class Planner {
     CountChoice choose_counts(const InstanceType& instance, const Gpu& gpu);
     void configuration(const InstanceType& instance, const Gpu& gpu, int count);
     void enter_rules();
+    bool late_under_every_plan(const Bill& bill) const;
+    void late_configuration(const InstanceType& instance, int count, const Bill& bill);
+    std::optional<std::int64_t> converted(std::int64_t micros, const RowRates& rates) const;
     void offer(const InstanceType& instance,
                const Gpu& gpu,
                int count,
@@ -161,6 +164,9 @@ class Planner {
         }
         m_result.rejected.push_back(
             {&instance, std::string(region), count, std::string(code), std::move(text)});
+    }
+    void count_rejections(std::string_view code, std::size_t n) {
+        m_result.rejected_by_code[std::string(code)] += n;
     }
     void explain_no_fit();
     void physics_notes(const std::vector<Group>& groups);

@@ -479,7 +479,8 @@ TEST_CASE("planner: a rule gives the same verdicts whichever level it is tested 
     }
 }
 
-TEST_CASE("planner: a rule naming a provider or instance type or family is not shared by hardware twins") {
+TEST_CASE("planner: a rule naming a provider or instance type or family is not shared by hardware "
+          "twins") {
     // Each rule as it is, and with a region clause that always holds (tested per option): the
     // same answer, so a rule naming one instance type is not applied to its hardware twins.
     for (const std::string condition :
@@ -502,5 +503,96 @@ TEST_CASE("planner: a rule naming a provider or instance type or family is not s
                 CHECK(dump(result) == per_option);
             }
         }
+    }
+}
+
+TEST_CASE(
+    "planner: configurations past the deadline give the same counts and picks listed or not") {
+    // Unlisted, a configuration late under every plan is counted without an option per row
+    // (late_configuration); listed, each option is rejected in turn. Both must agree on every
+    // count, the no-fit explanation and the answer.
+    Workload month = training_7b(1e12);
+    month.deadline_hours = 24 * 30;
+    Workload day = month;
+    day.deadline_hours = 24;
+    day.budget = 20'000;
+    struct Case {
+        Workload workload;
+        bool rules;
+        std::optional<Plan> plan;
+        std::string currency;
+    };
+    for (const Case& c : {Case{month, false, std::nullopt, "USD"},
+                          Case{month, true, std::nullopt, "USD"},
+                          Case{month, true, std::nullopt, "CNY"},
+                          Case{day, true, std::nullopt, "USD"},
+                          Case{day, false, Plan::reserved_1y, "EUR"},
+                          Case{month, false, Plan::spot, "USD"}}) {
+        std::string unlisted;
+        for (const bool listed : {false, true}) {
+            Setup s{workload_of(c.workload),
+                    {},
+                    c.rules ? rules_from(level_rules(RuleClause::none)) : std::vector<Rule>{},
+                    {}};
+            s.constraints.interruptible = true;
+            s.constraints.list_rejections = listed;
+            s.constraints.plan = c.plan;
+            s.constraints.currency = c.currency;
+            s.constraints.top = 40;
+            PlanResult result = run_builtin(s);
+            CHECK(result.rejected_by_code.count("deadline") == 1);
+            if (!listed) {
+                unlisted = dump(result);
+            } else {
+                INFO(c.currency << " rules " << c.rules);
+                CHECK_FALSE(result.rejected.empty());
+                result.rejected.clear();
+                CHECK(dump(result) == unlisted);
+            }
+        }
+    }
+}
+
+TEST_CASE("planner: of late configurations equal in time and cost, the first priced is named") {
+    // Spot without interruptions takes as long as on-demand, and here costs as much in the
+    // other region: the no-fit explanation names the first of the two in the order priced
+    // (region, then plan), listed or not.
+    const CatalogLoad load = test::load_text(R"(schema_version: 1
+provider: {id: testcloud}
+instances:
+  - id: big.8x
+    family: big
+    gpu: A100-40GB
+    gpu_count: 8
+    vcpus: 96
+    memory_gb: 1152
+    network_gbps: 400
+    rdma: true
+    nvlink: true
+    regions:
+      - {region: eu-west-1, on_demand: 12, spot: 10}
+      - {region: us-east-1, on_demand: 10, spot: 12}
+)");
+    INFO(test::describe(load.diagnostics));
+    REQUIRE_FALSE(load.diagnostics.has_errors());
+    Workload w = training_7b(1e12);
+    w.deadline_hours = 1;
+    for (const bool listed : {false, true}) {
+        Setup s{workload_of(w), {}, {}, {}};
+        s.needs = requirements(s.workload, builtin_assumptions());
+        s.constraints.interruptible = true;
+        s.constraints.list_rejections = listed;
+        s.constraints.gpus = {"A100-40GB"};
+        const PlanResult r = plan({&s.workload,
+                                   &s.needs,
+                                   &load.catalog,
+                                   &builtin_assumptions(),
+                                   &s.rules,
+                                   &builtin_fx(),
+                                   {},
+                                   s.constraints});
+        INFO(r.no_fit);
+        CHECK(r.recommendations.empty());
+        CHECK(r.no_fit.find("(testcloud eu-west-1, spot)") != std::string::npos);
     }
 }
