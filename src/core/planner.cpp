@@ -112,6 +112,11 @@ Planner::Planner(const PlanInput& in)
       m_quiet(in.pricing), m_currency(in.fx != nullptr ? in.fx->find(m_c.currency) : nullptr) {
     // Every offer priced without words; the shown ones again with them (full_quote).
     m_quiet.explain = false;
+    for (const Plan plan : k_all_plans) {
+        if (m_c.plan ? plan == *m_c.plan : plan != Plan::spot || m_c.interruptible) {
+            m_plans_asked.push_back(plan);
+        }
+    }
 }
 
 void Planner::fire_rules() {
@@ -241,9 +246,9 @@ void Planner::configuration(const InstanceType& instance, const Gpu& gpu, int co
         return;
     }
     m_at = {&instance, &gpu, e.get(), count, false};
+    Alike& alike = m_alike[std::tuple(e.get(), instance.gpu_count, count)];
     if (m_candidates->hardware_decides()) {
-        m_verdicts_at =
-            m_verdicts_by_hardware[std::tuple(e.get(), instance.gpu_count, count)].data();
+        m_verdicts_at = alike.verdicts.data();
     } else { // a rule reads the region, or tells instance types apart: facts for each
         m_verdicts_at = m_verdicts.data();
         forget_verdicts();
@@ -251,18 +256,7 @@ void Planner::configuration(const InstanceType& instance, const Gpu& gpu, int co
     }
     m_run.clear();
     rates_for(instance);
-    Bill bill; // what each plan bills: the same in every region
-    bill.usage = usage_for(count, *e);
-    for (const Plan plan : m_plans_priced) { // (a mix prices the usage itself)
-        bill.by_plan[static_cast<std::size_t>(plan)] =
-            billed_quantities(bill.usage, plan, m_quiet.spot);
-    }
-    for (const bool spot : {false, true}) {
-        bill.run_hours[spot ? 1 : 0] =
-            is_finite_work(m_w.kind) ? std::optional(bill.usage.period_hours *
-                                                     (spot ? 1 + m_in.pricing.spot.overhead() : 1))
-                                     : std::nullopt;
-    }
+    const Bill& bill = bill_for(alike, count, *e);
     if (late_under_every_plan(bill)) {
         late_configuration(instance, count, bill);
         return; // no feasible option to group
@@ -274,6 +268,31 @@ void Planner::configuration(const InstanceType& instance, const Gpu& gpu, int co
     }
     // One group per configuration across regions, unless --region asked for regions by name.
     m_groups.add_run(m_run, m_c.regions.empty());
+}
+
+// What each plan the instance type at hand prices bills for the configuration: the same in
+// every region, and for every configuration alike (the usage follows from count and estimate).
+const Bill& Planner::bill_for(Alike& alike, int count, const Estimate& e) {
+    Bill& bill = alike.bill;
+    if (!alike.usage_known) {
+        alike.usage_known = true;
+        bill.usage = usage_for(count, e);
+        for (const bool spot : {false, true}) {
+            bill.run_hours[spot ? 1 : 0] =
+                is_finite_work(m_w.kind)
+                    ? std::optional(bill.usage.period_hours *
+                                    (spot ? 1 + m_in.pricing.spot.overhead() : 1))
+                    : std::nullopt;
+        }
+    }
+    for (const Plan plan : m_plans_priced) { // (a mix prices the usage itself)
+        const auto p = static_cast<std::size_t>(plan);
+        if (!alike.billed[p]) {
+            alike.billed[p] = true;
+            bill.by_plan[p] = billed_quantities(bill.usage, plan, m_quiet.spot);
+        }
+    }
+    return bill;
 }
 
 // The plans the pass prices on an offer: --pricing's, or each plan the row sells (spot only for
@@ -288,16 +307,13 @@ void Planner::rates_for(const InstanceType& instance) {
     for (std::size_t r = 0; r < instance.regions.size(); ++r) {
         const PriceRow& row = instance.regions[r];
         RowRates& rates = m_rates[r];
-        rates.wanted = named(m_c.regions, row.region);
+        rates.wanted = m_c.regions.empty() || named(m_c.regions, row.region);
         rates.converted = row.currency != m_c.currency;
         rates.from = rates.converted ? m_in.fx->find(row.currency) : nullptr;
         if (!rates.wanted || m_c.auto_mix) {
             continue; // a mix is priced in full (cheapest_mix)
         }
-        for (const Plan plan : k_all_plans) {
-            if (m_c.plan ? plan != *m_c.plan : plan == Plan::spot && !m_c.interruptible) {
-                continue;
-            }
+        for (const Plan plan : m_plans_asked) {
             if (!row.price(plan) && !m_quiet.estimate_missing) {
                 continue; // not sold there, and not to be estimated (most rows lack a term plan)
             }

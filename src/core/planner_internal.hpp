@@ -80,6 +80,15 @@ struct Verdict {
     std::optional<std::uint32_t> tags;  // tags_of(matched), once an option is kept
 };
 
+// What configurations alike in estimate, GPUs per instance and count share: the bill, and the
+// verdicts when the rules read nothing but hardware and count (CandidateRules::hardware_decides).
+struct Alike {
+    Bill bill;
+    bool usage_known = false;
+    std::array<bool, std::size(k_all_plans)> billed{}; // which of bill.by_plan are known
+    std::array<Verdict, k_pricings> verdicts;
+};
+
 // The configurations past the deadline: counted; listed one by one only for --explain; the
 // three the no-fit explanation names kept as they come (the first of equals, as min_element).
 struct LateSummary {
@@ -111,6 +120,7 @@ class Planner {
     CountChoice choose_counts(const InstanceType& instance, const Gpu& gpu);
     void configuration(const InstanceType& instance, const Gpu& gpu, int count);
     void enter_rules();
+    const Bill& bill_for(Alike& alike, int count, const Estimate& e);
     bool late_under_every_plan(const Bill& bill) const;
     void late_configuration(const InstanceType& instance, int count, const Bill& bill);
     std::optional<std::int64_t> converted(std::int64_t micros, const RowRates& rates) const;
@@ -213,6 +223,7 @@ class Planner {
     std::vector<std::string> m_countries;
     const InstanceType* m_rates_of = nullptr; // whose rows m_rates holds
     std::vector<RowRates> m_rates;
+    std::vector<Plan> m_plans_asked; // --pricing's, or every plan (spot if interruptible), in order
     std::vector<Plan> m_plans_priced; // the plans some row of m_rates prices, in k_all_plans order
     const FxRate* m_currency = nullptr; // the currency asked for (nullptr: unknown)
     // The configuration at hand; the rules see its facts only once a verdict is worked out.
@@ -223,12 +234,10 @@ class Planner {
         int count = 0;
         bool entered = false; // the rules have its facts
     } m_at;
-    // Its verdicts by pricing_index: m_verdicts; or, when the rules read nothing but hardware
-    // and count (CandidateRules::hardware_decides), those shared by every configuration alike
-    // in estimate, GPUs per instance and count.
+    // By estimate, GPUs per instance and count.
+    std::map<std::tuple<const Estimate*, double, int>, Alike> m_alike;
+    // The verdicts of the configuration at hand by pricing_index: its Alike's, or m_verdicts.
     std::array<Verdict, k_pricings> m_verdicts;
-    std::map<std::tuple<const Estimate*, double, int>, std::array<Verdict, k_pricings>>
-        m_verdicts_by_hardware;
     Verdict* m_verdicts_at = m_verdicts.data();
     PlanResult m_result;
     std::vector<std::unique_ptr<Planner>> m_helpers; // the other slices' planners, kept alive

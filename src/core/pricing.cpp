@@ -386,7 +386,9 @@ plan_rate_figures(const Offer& offer, Plan plan, const PricingContext& context) 
     } else {
         return std::nullopt;
     }
-    figures.discount = find_discount(context.discounts, offer, plan, context.today);
+    figures.discount = context.discounts.empty() // most catalogs have none
+                           ? nullptr
+                           : find_discount(context.discounts, offer, plan, context.today);
     figures.micros = figures.discount != nullptr
                          ? apply_discount(figures.list_micros, *figures.discount)
                          : figures.list_micros;
