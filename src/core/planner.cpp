@@ -166,6 +166,9 @@ const CountChoice& Planner::counts(const InstanceType& instance, const Gpu& gpu)
         &gpu, instance.gpu_count, instance.nvlink, instance.network_gbps, instance.rdma)];
     if (!memo) {
         memo = choose_counts(instance, gpu);
+        for (const int count : memo->counts) {
+            memo->estimates.push_back(&estimate_on(instance, gpu, count));
+        }
     }
     return *memo;
 }
@@ -177,7 +180,7 @@ CountChoice Planner::choose_counts(const InstanceType& instance, const Gpu& gpu)
     const double needed = std::ceil(units / per_instance - 1e-9);
     const int cap = std::min(max_instances(), static_cast<int>(k_max_gpus / per_instance));
     if (!std::isfinite(units) || !(units > 0)) {
-        return {{}, 0, one.fit_reason};
+        return {{}, 0, one.fit_reason, {}};
     }
     if (needed > cap) {
         return {{},
@@ -185,7 +188,8 @@ CountChoice Planner::choose_counts(const InstanceType& instance, const Gpu& gpu)
                 fmt::format("needs {} instances, more than the limit of {}{}",
                             format_number(needed),
                             cap,
-                            cap < max_instances() ? " (4096 GPUs)" : " (--max-instances)")};
+                            cap < max_instances() ? " (4096 GPUs)" : " (--max-instances)"),
+                {}};
     }
     const auto run = [&](int n) -> const Estimate& {
         return *estimate_on(instance, gpu, n);
@@ -193,9 +197,9 @@ CountChoice Planner::choose_counts(const InstanceType& instance, const Gpu& gpu)
     const auto fit =
         fewest(std::max(1, static_cast<int>(needed)), cap, [&](int n) { return run(n).fits; });
     if (!fit) {
-        return {{}, cap, run(cap).fit_reason};
+        return {{}, cap, run(cap).fit_reason, {}};
     }
-    CountChoice result{{*fit}, 0, {}};
+    CountChoice result{{*fit}, 0, {}, {}};
     if (!is_finite_work(m_w.kind)) {
         return result;
     }
@@ -234,13 +238,15 @@ void Planner::instance_type(const InstanceType& instance, const Gpu& gpu) {
         reject(instance, {}, choice.rejected_at, "fit", choice.rejection);
         return;
     }
-    for (const int count : choice.counts) {
-        configuration(instance, gpu, count);
+    for (std::size_t i = 0; i < choice.counts.size(); ++i) {
+        configuration(instance, gpu, choice.counts[i], *choice.estimates[i]);
     }
 }
 
-void Planner::configuration(const InstanceType& instance, const Gpu& gpu, int count) {
-    const auto& e = estimate_on(instance, gpu, count);
+void Planner::configuration(const InstanceType& instance,
+                            const Gpu& gpu,
+                            int count,
+                            const std::shared_ptr<const Estimate>& e) {
     if (!e->fits) {
         reject(instance, {}, count, "fit", e->fit_reason);
         return;
@@ -448,53 +454,7 @@ bool Planner::late_under_every_plan(const Bill& bill) const {
 // Within a pricing the verdict and the hours are the same for every row, so LateSummary keeps
 // what it would keep given each option (tested against the per-option path).
 void Planner::late_configuration(const InstanceType& instance, int count, const Bill& bill) {
-    struct Cheapest {
-        std::size_t priced = 0;
-        std::size_t row = 0;
-        std::int64_t total = 0;
-    };
-    std::array<Cheapest, std::size(k_all_plans)> by_plan{};
-    for (std::size_t r = 0; r < instance.regions.size(); ++r) {
-        const RowRates& rates = m_rates[r];
-        if (!rates.wanted) {
-            continue;
-        }
-        std::optional<std::int64_t> on_demand;
-        bool too_large = false;
-        bool any = false;
-        for (const Plan plan : m_plans_priced) { // as priced_plans
-            const auto p = static_cast<std::size_t>(plan);
-            const RowRates::PlanRate& rate = rates.by_plan[p];
-            if (!rate.priced) {
-                continue;
-            }
-            const TotalsResult q = totals_at(rate.micros, rate.list_micros, bill.by_plan[p]);
-            too_large |= q.too_large;
-            if (!q.totals) {
-                continue;
-            }
-            const bool term = plan != Plan::on_demand && plan != Plan::spot;
-            if (plan == Plan::on_demand) {
-                on_demand = q.totals->total_micros;
-            } else if (term && !m_c.plan && on_demand && q.totals->total_micros >= *on_demand) {
-                continue;
-            }
-            any = true;
-            const auto total = converted(q.totals->total_micros, rates);
-            if (!total || !converted(q.totals->list_total_micros, rates)) {
-                count_rejections("price", 1);
-                continue;
-            }
-            Cheapest& cheapest = by_plan[p];
-            if (cheapest.priced++ == 0 || *total < cheapest.total) {
-                cheapest.row = r;
-                cheapest.total = *total;
-            }
-        }
-        if (too_large || (!any && m_c.plan)) {
-            count_rejections("price", 1);
-        }
-    }
+    const std::array<LateRows, std::size(k_all_plans)> by_plan = late_rows(instance, bill);
     // LateSummary in the order offer adds to it: by row, then plan.
     std::array<std::size_t, std::size(k_all_plans)> order{};
     std::size_t n = 0;
@@ -513,25 +473,74 @@ void Planner::late_configuration(const InstanceType& instance, int count, const 
     }
     for (std::size_t i = 0; i < n; ++i) {
         const std::size_t p = order[i];
-        const Cheapest& cheapest = by_plan[p];
-        m_result.considered += cheapest.priced;
+        const LateRows& rows = by_plan[p];
+        m_result.considered += rows.priced;
         const Verdict& v = verdict(p); // a plan's pricing_index is its own
         if (v.unmet != nullptr) {
-            m_rule_rejections[v.unmet] += static_cast<int>(cheapest.priced);
-            count_rejections("rule", cheapest.priced);
+            m_rule_rejections[v.unmet] += static_cast<int>(rows.priced);
+            count_rejections("rule", rows.priced);
             continue;
         }
         const Plan plan = k_all_plans[p];
-        m_late.count += cheapest.priced - 1; // and one more by add
+        m_late.count += rows.priced - 1; // and one more by add
         m_late.add({&instance,
-                    &instance.regions[cheapest.row],
+                    &instance.regions[rows.row],
                     count,
                     plan_flag_name(plan),
                     bill.run_hours[plan == Plan::spot ? 1 : 0],
-                    cheapest.total},
+                    rows.total_micros},
                    m_budget_micros,
                    false);
     }
+}
+
+// late_configuration's pricing: each plan's count and cheapest row (most rows of a large catalog
+// end here), and the rows' "price" rejections.
+std::array<LateRows, std::size(k_all_plans)> Planner::late_rows(const InstanceType& instance,
+                                                                const Bill& bill) {
+    std::array<LateRows, std::size(k_all_plans)> by_plan{};
+    for (std::size_t r = 0; r < instance.regions.size(); ++r) {
+        const RowRates& rates = m_rates[r];
+        if (!rates.wanted) {
+            continue;
+        }
+        std::int64_t on_demand = -1; // none yet
+        bool too_large = false;
+        bool priced = false;
+        for (const Plan plan : m_plans_priced) { // as priced_plans: on-demand first
+            const auto p = static_cast<std::size_t>(plan);
+            const RowRates::PlanRate& rate = rates.by_plan[p];
+            if (!rate.priced) {
+                continue;
+            }
+            const TotalsResult q = totals_at(rate.micros, rate.list_micros, bill.by_plan[p]);
+            too_large |= q.too_large;
+            if (!q.totals) {
+                continue;
+            }
+            const bool term = plan != Plan::on_demand && plan != Plan::spot;
+            if (plan == Plan::on_demand) {
+                on_demand = q.totals->total_micros;
+            } else if (term && !m_c.plan && on_demand >= 0 && q.totals->total_micros >= on_demand) {
+                continue; // a term plan that does not pay for this usage
+            }
+            priced = true;
+            const auto total = converted(q.totals->total_micros, rates);
+            if (!total || !converted(q.totals->list_total_micros, rates)) {
+                count_rejections("price", 1); // no exchange rate
+                continue;
+            }
+            LateRows& rows = by_plan[p];
+            if (rows.priced++ == 0 || *total < rows.total_micros) {
+                rows.row = r;
+                rows.total_micros = *total;
+            }
+        }
+        if (too_large || (!priced && m_c.plan)) {
+            count_rejections("price", 1);
+        }
+    }
+    return by_plan;
 }
 
 // A total in the currency asked for (nullopt: no exchange rate, or beyond int64).

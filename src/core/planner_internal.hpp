@@ -46,6 +46,8 @@ struct CountChoice {
     std::vector<int> counts;
     int rejected_at = 0;
     std::string rejection;
+    // The counts' estimates (the memo's entries): instance types alike in hardware share them.
+    std::vector<const std::shared_ptr<const Estimate>*> estimates;
 };
 
 // A configuration's usage and what each plan bills for it (by Plan): the same in every region.
@@ -89,6 +91,13 @@ struct Alike {
     std::array<Verdict, k_pricings> verdicts;
 };
 
+// A pricing's rows in a configuration past the deadline: how many were priced, and the cheapest
+// (the first of equals, by row).
+struct LateRows {
+    std::size_t priced = 0;
+    std::size_t row = 0;
+    std::int64_t total_micros = 0;
+};
 // The configurations past the deadline: counted; listed one by one only for --explain; the
 // three the no-fit explanation names kept as they come (the first of equals, as min_element).
 struct LateSummary {
@@ -118,11 +127,16 @@ class Planner {
     void instance_type(const InstanceType& instance, const Gpu& gpu);
     const CountChoice& counts(const InstanceType& instance, const Gpu& gpu);
     CountChoice choose_counts(const InstanceType& instance, const Gpu& gpu);
-    void configuration(const InstanceType& instance, const Gpu& gpu, int count);
+    void configuration(const InstanceType& instance,
+                       const Gpu& gpu,
+                       int count,
+                       const std::shared_ptr<const Estimate>& e);
     void enter_rules();
     const Bill& bill_for(Alike& alike, int count, const Estimate& e);
     bool late_under_every_plan(const Bill& bill) const;
     void late_configuration(const InstanceType& instance, int count, const Bill& bill);
+    std::array<LateRows, std::size(k_all_plans)> late_rows(const InstanceType& instance,
+                                                           const Bill& bill);
     std::optional<std::int64_t> converted(std::int64_t micros, const RowRates& rates) const;
     void offer(const InstanceType& instance,
                const Gpu& gpu,
