@@ -98,7 +98,21 @@ struct PriceRow {
     Provenance provenance;
     SourcePos origin;
 
-    const std::optional<std::int64_t>& price(Plan plan) const;
+    const std::optional<std::int64_t>& price(Plan plan) const {
+        switch (plan) { // inline: a planner's pass asks some 400k times per 100k offers
+        case Plan::on_demand:
+            return on_demand;
+        case Plan::spot:
+            return spot;
+        case Plan::reserved_1y:
+            return reserved_1y;
+        case Plan::reserved_3y:
+            return reserved_3y;
+        case Plan::subscription_monthly:
+            return subscription_monthly;
+        }
+        return on_demand;
+    }
     bool operator==(const PriceRow&) const = default;
 };
 

@@ -265,23 +265,22 @@ inline bool add_checked(Totals& sums, std::int64_t total, std::int64_t list_tota
 
 // price_offer_totals at a rate already worked out (plan_rate's micros and list_micros): a
 // planner that prices one offer for several usages looks its rates up once.
+TotalsResult
+totals_at_tiers(std::int64_t micros, std::int64_t list_micros, const BilledQuantities& quantities);
+// The same, inline for a bill of one tier (a flat usage: the common case in a planner's pass).
 inline TotalsResult
 totals_at(std::int64_t micros, std::int64_t list_micros, const BilledQuantities& quantities) {
-    Totals sums; // checked as price_offer checks a quote's
-    for (std::size_t i = 0; i < quantities.count; ++i) {
-        const auto& thousandths = quantities.thousandths[i]; // the quantity, as multiply_money
-        if (!thousandths) {
-            return {std::nullopt, true};
-        }
-        const std::int64_t total = multiply_thousandths(micros, *thousandths).value_or(-1);
-        const std::int64_t list_total = // no discount (the common case): the same product
-            list_micros == micros ? total
-                                  : multiply_thousandths(list_micros, *thousandths).value_or(-1);
-        if (!add_checked(sums, total, list_total)) {
-            return {std::nullopt, true};
-        }
+    if (quantities.count != 1 || !quantities.thousandths[0]) {
+        return totals_at_tiers(micros, list_micros, quantities);
     }
-    return {sums, false};
+    const std::int64_t thousandths = *quantities.thousandths[0];
+    const std::int64_t total = multiply_thousandths(micros, thousandths).value_or(-1);
+    const std::int64_t list_total = // no discount (the common case): the same product
+        list_micros == micros ? total : multiply_thousandths(list_micros, thousandths).value_or(-1);
+    if (total < 0 || list_total < 0) { // as add_checked on empty sums
+        return {std::nullopt, true};
+    }
+    return {Totals{total, list_total}, false};
 }
 
 } // namespace gpuadvisor

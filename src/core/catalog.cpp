@@ -58,22 +58,6 @@ std::string_view interconnect(const Gpu& gpu) {
     return gpu.nvlink_gb_per_s > 0 ? "nvlink" : "pcie";
 }
 
-const std::optional<std::int64_t>& PriceRow::price(Plan plan) const {
-    switch (plan) {
-    case Plan::on_demand:
-        return on_demand;
-    case Plan::spot:
-        return spot;
-    case Plan::reserved_1y:
-        return reserved_1y;
-    case Plan::reserved_3y:
-        return reserved_3y;
-    case Plan::subscription_monthly:
-        return subscription_monthly;
-    }
-    return on_demand;
-}
-
 namespace {
 
 // A catalog read back from the cache is in order already: checking is linear, sorting is not

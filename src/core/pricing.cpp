@@ -426,6 +426,25 @@ BilledQuantities billed_quantities(const Usage& usage, Plan plan, const SpotMode
     return result;
 }
 
+TotalsResult
+totals_at_tiers(std::int64_t micros, std::int64_t list_micros, const BilledQuantities& quantities) {
+    Totals sums; // checked as price_offer checks a quote's
+    for (std::size_t i = 0; i < quantities.count; ++i) {
+        const auto& thousandths = quantities.thousandths[i]; // the quantity, as multiply_money
+        if (!thousandths) {
+            return {std::nullopt, true};
+        }
+        const std::int64_t total = multiply_thousandths(micros, *thousandths).value_or(-1);
+        const std::int64_t list_total = // no discount (the common case): the same product
+            list_micros == micros ? total
+                                  : multiply_thousandths(list_micros, *thousandths).value_or(-1);
+        if (!add_checked(sums, total, list_total)) {
+            return {std::nullopt, true};
+        }
+    }
+    return {sums, false};
+}
+
 TotalsResult price_offer_totals(const Offer& offer,
                                 const BilledQuantities& quantities,
                                 Plan plan,
