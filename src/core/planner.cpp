@@ -707,6 +707,7 @@ void Planner::keep(Option o, std::size_t pricing) {
     if (v == nullptr) {
         return;
     }
+    o.pricing_rank = pricing_name_rank(pricing);
     o.score = v->score;
     if (!v->tags) {
         v->tags = tags_of(v->matched);

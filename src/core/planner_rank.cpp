@@ -1,10 +1,12 @@
 #include "planner_rank.hpp"
 
+#include "gpuadvisor/pricing.hpp"
 #include "gpuadvisor/units.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -32,36 +34,48 @@ void Groups::add_run(std::span<const Option> run, bool merge) {
     }
     // Cheapest first within a group, then by region; groups in order of pricing and tags (the
     // ranking sorts them with full tie-breakers). No two options of a run are equal under this.
-    m_order.resize(run.size());
+    // A run's rows are one instance type's, in region order (Catalog sorts them): the row's
+    // place is its region's.
+    m_keys.resize(run.size());
     for (std::size_t i = 0; i < run.size(); ++i) {
-        m_order[i] = i;
+        const Option& o = run[i];
+        m_keys[i] = {o.pricing_rank, o.tags, o.total_micros, o.row, i};
     }
-    std::sort(m_order.begin(), m_order.end(), [&](std::size_t a, std::size_t b) {
-        const Option& x = run[a];
-        const Option& y = run[b];
-        // Pricings are static strings: the same one is the same pointer (no compare).
-        if (x.pricing.data() != y.pricing.data() && x.pricing != y.pricing) {
-            return x.pricing < y.pricing;
-        }
-        // A run's rows are one instance type's, in region order (Catalog sorts them): the
-        // row's place is its region's.
-        return std::tie(x.tags, x.total_micros, x.row) < std::tie(y.tags, y.total_micros, y.row);
+    std::sort(m_keys.begin(), m_keys.end(), [](const RunKey& x, const RunKey& y) {
+        return std::tie(x.pricing_rank, x.tags, x.total_micros, x.row) <
+               std::tie(y.pricing_rank, y.tags, y.total_micros, y.row);
     });
     const std::size_t first = groups.size();
-    for (const std::size_t i : m_order) {
-        const Option& o = run[i];
+    for (std::size_t k = 0; k < m_keys.size(); ++k) {
+        const RunKey& key = m_keys[k];
+        const Option& o = run[key.option];
         // Regions merge only where the rules see them alike (a rule may prefer a region).
-        if (groups.size() > first) {
-            const Option& last = best[groups.back().best];
-            if (last.pricing == o.pricing && last.tags == o.tags) {
-                also.push_back({o.row, o.total_micros});
-                groups.back().others_end = also.size();
-                continue;
-            }
+        if (groups.size() > first && key.pricing_rank == m_keys[k - 1].pricing_rank &&
+            key.tags == m_keys[k - 1].tags) {
+            also.push_back({o.row, o.total_micros});
+            groups.back().others_end = also.size();
+            continue;
         }
         groups.push_back({best.size(), also.size(), also.size(), false});
         best.push_back(o);
     }
+}
+
+std::uint8_t pricing_name_rank(std::size_t pricing_index) {
+    static const auto ranks = [] {
+        std::array<std::string_view, std::size(k_all_plans) + 1> names{};
+        for (std::size_t i = 0; i < std::size(k_all_plans); ++i) {
+            names[i] = plan_flag_name(k_all_plans[i]);
+        }
+        names.back() = "mix";
+        std::array<std::uint8_t, names.size()> result{};
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            result[i] = static_cast<std::uint8_t>(std::count_if(
+                names.begin(), names.end(), [&](std::string_view n) { return n < names[i]; }));
+        }
+        return result;
+    }();
+    return ranks.at(pricing_index);
 }
 
 void Groups::append(Groups&& later) {

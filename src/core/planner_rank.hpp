@@ -25,6 +25,7 @@ struct Option {
     const std::shared_ptr<const Estimate>* estimate = nullptr;
     int count = 1;
     std::string_view pricing;      // a plan's flag name, or "mix" (static strings)
+    std::uint8_t pricing_rank = 0; // the pricing's place among their names in text order
     Plan plan = Plan::on_demand;   // the plan when pricing names one
     std::int64_t total_micros = 0; // in the constraints' currency
     std::int64_t list_total_micros = 0;
@@ -68,8 +69,20 @@ struct Groups {
     void append(Groups&& later);
 
   private:
-    std::vector<std::size_t> m_order; // add_run's, reused
+    // add_run's sort keys (integers only), reused.
+    struct RunKey {
+        std::uint8_t pricing_rank;
+        std::uint32_t tags;
+        std::int64_t total_micros;
+        const PriceRow* row;
+        std::size_t option;
+    };
+    std::vector<RunKey> m_keys;
 };
+
+// The place of a pricing (by pricing_index: the plans in k_all_plans order, then "mix") among
+// the pricings' names in text order: groups order by name, and integers compare faster.
+std::uint8_t pricing_name_rank(std::size_t pricing_index);
 
 // Marks the groups no other beats on both cost and time (finite work) or cost and latency
 // (serving).

@@ -1,6 +1,9 @@
 // The planner on the frozen test catalog: counts, prices equal to the cost module's, rules,
 // ranking, merged regions, and the no-fit explanation.
 #include "gpuadvisor/planner.hpp"
+#include "gpuadvisor/pricing.hpp"
+#include "planner_rank.hpp"
+#include "planner_rules.hpp"
 #include "test_helpers.hpp"
 
 #include <catch2/catch.hpp>
@@ -594,5 +597,24 @@ instances:
         INFO(r.no_fit);
         CHECK(r.recommendations.empty());
         CHECK(r.no_fit.find("(testcloud eu-west-1, spot)") != std::string::npos);
+    }
+}
+
+TEST_CASE("planner: a pricing's rank is its name's place in text order") {
+    // Groups sort by the rank in place of the name: the two orders must agree.
+    using planner_detail::k_pricings;
+    using planner_detail::pricing_index;
+    std::vector<std::string_view> names;
+    for (const Plan plan : k_all_plans) {
+        names.push_back(plan_flag_name(plan));
+    }
+    names.push_back("mix");
+    REQUIRE(names.size() == k_pricings);
+    for (std::size_t i = 0; i < k_pricings; ++i) {
+        CHECK(pricing_index(names[i]) == i);
+        for (std::size_t j = 0; j < k_pricings; ++j) {
+            INFO(names[i] << " " << names[j]);
+            CHECK((pricing_name_rank(i) < pricing_name_rank(j)) == (names[i] < names[j]));
+        }
     }
 }
