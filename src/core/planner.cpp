@@ -320,13 +320,17 @@ void Planner::rates_for(const InstanceType& instance) {
             continue; // a mix is priced in full (cheapest_mix)
         }
         for (const Plan plan : m_plans_asked) {
-            if (!row.price(plan) && !m_quiet.estimate_missing) {
+            const auto p = static_cast<std::size_t>(plan);
+            const auto& price = row.price(plan);
+            if (!price && !m_quiet.estimate_missing) {
                 continue; // not sold there, and not to be estimated (most rows lack a term plan)
             }
-            if (const auto rate = plan_rate_figures({&instance, &row}, plan, m_quiet)) {
-                rates.by_plan[static_cast<std::size_t>(plan)] = {
-                    true, rate->micros, rate->list_micros};
-                priced[static_cast<std::size_t>(plan)] = true;
+            if (price && m_quiet.discounts.empty()) { // plan_rate_figures' figures, without a call
+                rates.by_plan[p] = {true, *price, *price};
+                priced[p] = true;
+            } else if (const auto rate = plan_rate_figures({&instance, &row}, plan, m_quiet)) {
+                rates.by_plan[p] = {true, rate->micros, rate->list_micros};
+                priced[p] = true;
             }
         }
     }
