@@ -117,6 +117,13 @@ Planner::Planner(const PlanInput& in)
             m_plans_asked.push_back(plan);
         }
     }
+    for (std::uint8_t rank = 0; rank < k_pricings; ++rank) { // (the plans only: "mix" is not one)
+        for (std::size_t p = 0; p < std::size(k_all_plans); ++p) {
+            if (pricing_name_rank(p) == rank) {
+                m_plans_by_name.push_back(p);
+            }
+        }
+    }
 }
 
 void Planner::fire_rules() {
@@ -272,8 +279,72 @@ void Planner::configuration(const InstanceType& instance,
             offer(instance, gpu, count, e, bill, instance.regions[r], m_rates[r]);
         }
     }
+    if (kept_by_pricing()) {
+        group_kept();
+        return;
+    }
     // One group per configuration across regions, unless --region asked for regions by name.
     m_groups.add_run(m_run, m_c.regions.empty());
+}
+
+// True when each pricing's options in a configuration form one group, whatever their row
+// (regions merge, no rule reads the region, plans are priced alone) and no rejection is listed:
+// keep_by_pricing then keeps them by pricing, and only each group's best option is made whole.
+bool Planner::kept_by_pricing() const {
+    return !m_c.list_rejections && !m_c.auto_mix && m_c.regions.empty() &&
+           !m_candidates->reads_region();
+}
+
+// keep's counts, budget and verdict; the option itself only by pricing (see kept_by_pricing).
+void Planner::keep_by_pricing(const Option& o, std::size_t pricing) {
+    Verdict* v = admitted(*o.instance, *o.row, o.count, o.pricing, pricing);
+    if (v == nullptr) {
+        return;
+    }
+    if (!v->tags) {
+        v->tags = tags_of(v->matched);
+    }
+    if (m_w.budget &&
+        static_cast<double>(o.total_micros) > *m_w.budget * Money::k_micros_per_unit) {
+        Option& over = m_over_budget.emplace_back(o);
+        over.pricing_rank = pricing_name_rank(pricing);
+        over.score = v->score;
+        over.tags = *v->tags;
+        return;
+    }
+    std::vector<Kept>& kept = m_kept[pricing];
+    if (kept.empty()) {
+        m_kept_first[pricing] = o;
+    }
+    kept.push_back({o.total_micros, o.list_total_micros, o.row});
+}
+
+// The kept options as add_run groups them: a group per pricing (in name order), its rows
+// cheapest first, then by region (rows are in region order).
+void Planner::group_kept() {
+    for (const std::size_t p : m_plans_by_name) {
+        std::vector<Kept>& kept = m_kept[p];
+        if (kept.empty()) {
+            continue;
+        }
+        std::sort(kept.begin(), kept.end(), [](const Kept& a, const Kept& b) {
+            return std::tie(a.total_micros, a.row) < std::tie(b.total_micros, b.row);
+        });
+        const Verdict& v = m_verdicts_at[p];
+        Option best = m_kept_first[p];
+        best.row = kept.front().row;
+        best.total_micros = kept.front().total_micros;
+        best.list_total_micros = kept.front().list_total_micros;
+        best.pricing_rank = pricing_name_rank(p);
+        best.score = v.score;
+        best.tags = *v.tags;
+        m_others.clear();
+        for (std::size_t k = 1; k < kept.size(); ++k) {
+            m_others.push_back({kept[k].row, kept[k].total_micros});
+        }
+        m_groups.add_group(best, m_others);
+        kept.clear();
+    }
 }
 
 // What each plan the instance type at hand prices bills for the configuration: the same in
@@ -617,7 +688,11 @@ void Planner::offer(const InstanceType& instance,
         o.total_micros = *total;
         o.list_total_micros = *list;
         o.hours = run_hours;
-        keep(std::move(o), priced.index);
+        if (kept_by_pricing()) {
+            keep_by_pricing(o, priced.index);
+        } else {
+            keep(std::move(o), priced.index);
+        }
     }
 }
 

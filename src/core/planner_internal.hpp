@@ -98,6 +98,14 @@ struct LateRows {
     std::size_t row = 0;
     std::int64_t total_micros = 0;
 };
+// A feasible option of the configuration at hand, kept by pricing when every option of a
+// pricing shares its verdict (kept_by_pricing): the group's best option is made whole only.
+struct Kept {
+    std::int64_t total_micros = 0;
+    std::int64_t list_total_micros = 0;
+    const PriceRow* row = nullptr;
+};
+
 // The configurations past the deadline: counted; listed one by one only for --explain; the
 // three the no-fit explanation names kept as they come (the first of equals, as min_element).
 struct LateSummary {
@@ -146,6 +154,9 @@ class Planner {
                const PriceRow& row,
                const RowRates& rates);
     void keep(Option o, std::size_t pricing);
+    bool kept_by_pricing() const;
+    void keep_by_pricing(const Option& o, std::size_t pricing);
+    void group_kept();
     void rates_for(const InstanceType& instance);
     const std::string& country(const InstanceType& instance, const PriceRow& row);
     std::uint32_t tags_of(const std::vector<std::uint32_t>& matched);
@@ -216,7 +227,12 @@ class Planner {
     PricingContext m_quiet; // m_in.pricing without the words, for the pass over every offer
     std::vector<const Rule*> m_active; // rules whose `when` holds
     std::map<const Rule*, int> m_rule_rejections;
-    std::vector<Option> m_run;                  // the feasible options of the configuration at hand
+    std::vector<Option> m_run; // the feasible options of the configuration at hand
+    // Or, when kept_by_pricing(), those of each plan (by Plan), and the first of each whole.
+    std::array<std::vector<Kept>, std::size(k_all_plans)> m_kept;
+    std::array<Option, std::size(k_all_plans)> m_kept_first;
+    std::vector<AlsoIn> m_others;               // group_kept's, reused
+    std::vector<std::size_t> m_plans_by_name;   // the plans (as indices) in their names' order
     Groups m_groups;                            // those of the configurations before it, grouped
     LateSummary m_late;                         // priced, but past the deadline
     std::optional<CandidateRules> m_candidates; // the active rules' candidate conditions

@@ -78,6 +78,13 @@ std::uint8_t pricing_name_rank(std::size_t pricing_index) {
     return ranks.at(pricing_index);
 }
 
+void Groups::add_group(const Option& best_option, std::span<const AlsoIn> others) {
+    groups.push_back({best.size(), also.size(), also.size() + others.size(), false});
+    best.push_back(best_option);
+    also.insert(also.end(), others.begin(), others.end());
+    options += 1 + others.size();
+}
+
 void Groups::append(Groups&& later) {
     const std::size_t best_offset = best.size();
     const std::size_t also_offset = also.size();

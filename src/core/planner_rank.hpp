@@ -65,6 +65,8 @@ struct Groups {
 
     // A configuration's options (one instance type and count, in the order priced).
     void add_run(std::span<const Option> run, bool merge);
+    // One group made already (as add_run makes it): its best option, the other regions.
+    void add_group(const Option& best_option, std::span<const AlsoIn> others);
     // A later slice's groups, after these (its options' tags already renumbered).
     void append(Groups&& later);
 
