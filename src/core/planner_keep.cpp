@@ -1,0 +1,297 @@
+// What becomes of a priced option in the planner's pass: the rules' verdict on it, past the
+// deadline, over the budget, or kept and grouped; and the fast paths that count or keep a
+// configuration's options without making each one whole (the results are the per-option
+// path's: tested).
+#include "gpuadvisor/units.hpp"
+#include "planner_internal.hpp"
+#include "planner_rank.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <tuple>
+
+namespace gpuadvisor::planner_detail {
+
+// True when each pricing's options in a configuration form one group, whatever their row
+// (regions merge, no rule reads the region, plans are priced alone) and no rejection is listed:
+// keep_by_pricing then keeps them by pricing, and only each group's best option is made whole.
+bool Planner::kept_by_pricing() const {
+    return !m_c.list_rejections && !m_c.auto_mix && m_c.regions.empty() &&
+           !m_candidates->reads_region();
+}
+
+// keep's counts, budget and verdict; the option itself only by pricing (see kept_by_pricing).
+void Planner::keep_by_pricing(const Option& o, std::size_t pricing) {
+    Verdict* v = admitted(*o.instance, *o.row, o.count, o.pricing, pricing);
+    if (v == nullptr) {
+        return;
+    }
+    if (!v->tags) {
+        v->tags = tags_of(v->matched);
+    }
+    if (m_w.budget &&
+        static_cast<double>(o.total_micros) > *m_w.budget * Money::k_micros_per_unit) {
+        Option& over = m_over_budget.emplace_back(o);
+        over.pricing_rank = pricing_name_rank(pricing);
+        over.score = v->score;
+        over.tags = *v->tags;
+        return;
+    }
+    std::vector<Kept>& kept = m_kept[pricing];
+    if (kept.empty()) {
+        m_kept_first[pricing] = o;
+    }
+    kept.push_back({o.total_micros, o.list_total_micros, o.row});
+}
+
+// The kept options as add_run groups them: a group per pricing (in name order), its rows
+// cheapest first, then by region (rows are in region order).
+void Planner::group_kept() {
+    for (const std::size_t p : m_plans_by_name) {
+        std::vector<Kept>& kept = m_kept[p];
+        if (kept.empty()) {
+            continue;
+        }
+        std::sort(kept.begin(), kept.end(), [](const Kept& a, const Kept& b) {
+            return std::tie(a.total_micros, a.row) < std::tie(b.total_micros, b.row);
+        });
+        const Verdict& v = m_verdicts_at[p];
+        Option best = m_kept_first[p];
+        best.row = kept.front().row;
+        best.total_micros = kept.front().total_micros;
+        best.list_total_micros = kept.front().list_total_micros;
+        best.pricing_rank = pricing_name_rank(p);
+        best.score = v.score;
+        best.tags = *v.tags;
+        m_others.clear();
+        for (std::size_t k = 1; k < kept.size(); ++k) {
+            m_others.push_back({kept[k].row, kept[k].total_micros});
+        }
+        m_groups.add_group(best, m_others);
+        kept.clear();
+    }
+}
+
+// True when the configuration at hand misses the deadline under every plan it prices, and
+// late_configuration may count it in place of offer (no rejection is listed, no rule reads the
+// region, no mix is priced): most configurations on a large catalog, with a deadline.
+bool Planner::late_under_every_plan(const Bill& bill) const {
+    if (!m_w.deadline_hours || m_c.list_rejections || m_c.auto_mix ||
+        m_candidates->reads_region() || m_plans_priced.empty()) {
+        return false;
+    }
+    return std::all_of(m_plans_priced.begin(), m_plans_priced.end(), [&](Plan plan) {
+        const std::optional<double>& hours = bill.run_hours[plan == Plan::spot ? 1 : 0];
+        return hours && *hours > *m_w.deadline_hours;
+    });
+}
+
+// The rows of a configuration past the deadline, priced as offer prices them, with the same
+// counts (considered, rejections by code and rule, LateSummary) but no option each: per
+// pricing, how many were priced and the cheapest, the first of equals in the order priced.
+// Within a pricing the verdict and the hours are the same for every row, so LateSummary keeps
+// what it would keep given each option (tested against the per-option path).
+void Planner::late_configuration(const InstanceType& instance, int count, const Bill& bill) {
+    const std::array<LateRows, std::size(k_all_plans)> by_plan = late_rows(instance, bill);
+    // LateSummary in the order offer adds to it: by row, then plan.
+    std::array<std::size_t, std::size(k_all_plans)> order{};
+    std::size_t n = 0;
+    for (const Plan plan : m_plans_priced) {
+        if (by_plan[static_cast<std::size_t>(plan)].priced > 0) {
+            order[n++] = static_cast<std::size_t>(plan);
+        }
+    }
+    const auto before = [&](std::size_t a, std::size_t b) {
+        return std::tie(by_plan[a].row, a) < std::tie(by_plan[b].row, b);
+    };
+    for (std::size_t i = 1; i < n; ++i) { // at most five: an insertion sort
+        for (std::size_t j = i; j > 0 && before(order[j], order[j - 1]); --j) {
+            std::swap(order[j], order[j - 1]);
+        }
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t p = order[i];
+        const LateRows& rows = by_plan[p];
+        m_result.considered += rows.priced;
+        const Verdict& v = verdict(p); // a plan's pricing_index is its own
+        if (v.unmet != nullptr) {
+            m_rule_rejections[v.unmet] += static_cast<int>(rows.priced);
+            count_rejections("rule", rows.priced);
+            continue;
+        }
+        const Plan plan = k_all_plans[p];
+        m_late.count += rows.priced - 1; // and one more by add
+        m_late.add({&instance,
+                    &instance.regions[rows.row],
+                    count,
+                    plan_flag_name(plan),
+                    bill.run_hours[plan == Plan::spot ? 1 : 0],
+                    rows.total_micros},
+                   m_budget_micros,
+                   false);
+    }
+}
+
+// late_configuration's pricing: each plan's count and cheapest row (most rows of a large catalog
+// end here), and the rows' "price" rejections.
+std::array<LateRows, std::size(k_all_plans)> Planner::late_rows(const InstanceType& instance,
+                                                                const Bill& bill) {
+    std::array<LateRows, std::size(k_all_plans)> by_plan{};
+    for (std::size_t r = 0; r < instance.regions.size(); ++r) {
+        const RowRates& rates = m_rates[r];
+        if (!rates.wanted) {
+            continue;
+        }
+        std::int64_t on_demand = -1; // none yet
+        bool too_large = false;
+        bool priced = false;
+        for (const Plan plan : m_plans_priced) { // as priced_plans: on-demand first
+            const auto p = static_cast<std::size_t>(plan);
+            const RowRates::PlanRate& rate = rates.by_plan[p];
+            if (!rate.priced) {
+                continue;
+            }
+            const TotalsResult q = totals_at(rate.micros, rate.list_micros, bill.by_plan[p]);
+            too_large |= q.too_large;
+            if (!q.totals) {
+                continue;
+            }
+            const bool term = plan != Plan::on_demand && plan != Plan::spot;
+            if (plan == Plan::on_demand) {
+                on_demand = q.totals->total_micros;
+            } else if (term && !m_c.plan && on_demand >= 0 && q.totals->total_micros >= on_demand) {
+                continue; // a term plan that does not pay for this usage
+            }
+            priced = true;
+            const auto total = converted(q.totals->total_micros, rates);
+            if (!total || !converted(q.totals->list_total_micros, rates)) {
+                count_rejections("price", 1); // no exchange rate
+                continue;
+            }
+            LateRows& rows = by_plan[p];
+            if (rows.priced++ == 0 || *total < rows.total_micros) {
+                rows.row = r;
+                rows.total_micros = *total;
+            }
+        }
+        if (too_large || (!priced && m_c.plan)) {
+            count_rejections("price", 1);
+        }
+    }
+    return by_plan;
+}
+
+// A total in the currency asked for (nullopt: no exchange rate, or beyond int64).
+std::optional<std::int64_t> Planner::converted(std::int64_t micros, const RowRates& rates) const {
+    if (!rates.converted) {
+        return micros;
+    }
+    if (rates.from == nullptr || m_currency == nullptr) {
+        return std::nullopt;
+    }
+    return FxTable::convert(micros, *rates.from, *m_currency);
+}
+
+void Planner::forget_verdicts() {
+    for (Verdict& v : m_verdicts) {
+        v.known = false;
+    }
+}
+
+// The rules' verdict on the options of a pricing in the configuration (and region) at hand.
+Verdict& Planner::verdict(std::size_t pricing) {
+    Verdict& v = m_verdicts_at[pricing];
+    if (v.known) {
+        return v;
+    }
+    v.known = true;
+    if (!m_at.entered) {
+        enter_rules();
+    }
+    if (m_candidates->any()) {
+        m_candidates->enter_plan(pricing);
+    }
+    v.unmet = m_candidates->unmet();
+    v.matched.clear();
+    v.score = 0;
+    v.tags.reset();
+    if (v.unmet == nullptr) {
+        m_candidates->matches(v.matched);
+        for (const std::uint32_t i : v.matched) {
+            v.score += m_active[i]->effect == RuleEffect::prefer ? m_active[i]->weight : 0;
+        }
+    }
+    return v;
+}
+
+// Counts a priced configuration; its verdict, or nullptr (and a rule rejection) if a `require`
+// rule fails.
+Verdict* Planner::admitted(const InstanceType& instance,
+                           const PriceRow& row,
+                           int count,
+                           std::string_view pricing,
+                           std::size_t index) {
+    ++m_result.considered;
+    Verdict& v = verdict(index);
+    if (const Rule* rule = v.unmet) {
+        ++m_rule_rejections[rule];
+        reject(instance, row.region, count, "rule", [&] {
+            return fmt::format("{} ({}): {}", rule->id, pricing, rule->reason);
+        });
+        return nullptr;
+    }
+    return &v;
+}
+
+void Planner::keep_late(const Late& late, std::size_t pricing) {
+    if (admitted(*late.instance, *late.row, late.count, late.pricing, pricing) != nullptr) {
+        m_late.add(late, m_budget_micros, m_c.list_rejections);
+    }
+}
+
+void Planner::keep(Option o, std::size_t pricing) {
+    Verdict* v = admitted(*o.instance, *o.row, o.count, o.pricing, pricing);
+    if (v == nullptr) {
+        return;
+    }
+    o.pricing_rank = pricing_name_rank(pricing);
+    o.score = v->score;
+    if (!v->tags) {
+        v->tags = tags_of(v->matched);
+    }
+    o.tags = *v->tags;
+    if (m_w.budget &&
+        static_cast<double>(o.total_micros) > *m_w.budget * Money::k_micros_per_unit) {
+        m_over_budget.push_back(std::move(o));
+        return;
+    }
+    m_run.push_back(std::move(o));
+}
+
+// The index of the tags these matched rules give, made once per distinct set.
+std::uint32_t Planner::tags_of(const std::vector<std::uint32_t>& matched) {
+    if (m_last_tags && m_last_matched == matched) { // options come in runs alike
+        return *m_last_tags;
+    }
+    m_last_matched = matched;
+    const auto [it, inserted] =
+        m_tag_index.try_emplace(matched, static_cast<std::uint32_t>(m_tags.size()));
+    if (inserted) {
+        RuleTags tags;
+        for (const std::uint32_t i : matched) {
+            const Rule* rule = m_active[i];
+            if (rule->effect == RuleEffect::prefer) {
+                tags.preferred_by.push_back(rule->id);
+            } else {
+                tags.warnings.push_back(fmt::format("{}: {}", rule->id, rule->message));
+            }
+        }
+        m_tags.push_back(std::move(tags));
+    }
+    m_last_tags = it->second;
+    return it->second;
+}
+
+} // namespace gpuadvisor::planner_detail
