@@ -104,8 +104,17 @@ struct RateFigures {
     const EstimateRule* estimate = nullptr; // the rule that estimated the list price, if one did
     const Discount* discount = nullptr;
 };
+// The general case: an estimate for a plan the row does not sell, or a discount that may apply.
 std::optional<RateFigures>
-plan_rate_figures(const Offer& offer, Plan plan, const PricingContext& context);
+plan_rate_figures_general(const Offer& offer, Plan plan, const PricingContext& context);
+// Inline for the common case, a row that sells the plan where no discount exists: its list price.
+inline std::optional<RateFigures>
+plan_rate_figures(const Offer& offer, Plan plan, const PricingContext& context) {
+    if (const auto& price = offer.prices->price(plan); price && context.discounts.empty()) {
+        return RateFigures{*price, *price, nullptr, nullptr};
+    }
+    return plan_rate_figures_general(offer, plan, context);
+}
 
 struct PricedPart {
     std::string tier; // "baseline" or "burst" in a profile with a baseline; else empty

@@ -133,6 +133,7 @@ void Planner::fire_rules() {
         }
     }
     m_candidates.emplace(m_active);
+    m_by_pricing = !m_c.list_rejections && !m_c.auto_mix && !m_candidates->reads_region();
 }
 
 // The fewest instances from `from` up to `cap` for which `good` holds, assuming it holds from
@@ -352,10 +353,7 @@ void Planner::rates_for(const InstanceType& instance) {
             if (!price && !m_quiet.estimate_missing) {
                 continue; // not sold there, and not to be estimated (most rows lack a term plan)
             }
-            if (price && m_quiet.discounts.empty()) { // plan_rate_figures' figures, without a call
-                rates.by_plan[p] = {true, *price, *price};
-                priced[p] = true;
-            } else if (const auto rate = plan_rate_figures({&instance, &row}, plan, m_quiet)) {
+            if (const auto rate = plan_rate_figures({&instance, &row}, plan, m_quiet)) {
                 rates.by_plan[p] = {true, rate->micros, rate->list_micros};
                 priced[p] = true;
             }
@@ -433,33 +431,15 @@ PricedPlans priced_plans(const Offer& offer,
         price_mix(offer, bill.usage, c, pricing, result);
         return result;
     }
-    std::optional<std::int64_t> on_demand;
-    for (const Plan plan : plans) { // on-demand first: term plans are checked against it
-        const auto p = static_cast<std::size_t>(plan);
-        const RowRates::PlanRate& rate = rates.by_plan[p];
-        if (!rate.priced) {
-            continue;
-        }
-        const TotalsResult q = totals_at(rate.micros, rate.list_micros, bill.by_plan[p]);
-        if (q.too_large) {
-            result.too_large = true;
-        }
-        if (!q.totals) {
-            continue;
-        }
-        const bool term = plan != Plan::on_demand && plan != Plan::spot;
-        if (plan == Plan::on_demand) {
-            on_demand = q.totals->total_micros;
-        } else if (term && !c.plan && on_demand && q.totals->total_micros >= *on_demand) {
-            continue; // a term plan that does not pay for this usage
-        }
-        result.add({plan_flag_name(plan),
-                    p, // pricing_index of the plan's name
-                    plan,
-                    plan == Plan::spot,
-                    q.totals->total_micros,
-                    q.totals->list_total_micros});
-    }
+    result.too_large = each_priced_plan(
+        rates, plans, bill, c, [&](Plan plan, std::size_t p, const Totals& totals) {
+            result.add({plan_flag_name(plan),
+                        p, // pricing_index of the plan's name
+                        plan,
+                        plan == Plan::spot,
+                        totals.total_micros,
+                        totals.list_total_micros});
+        });
     return result;
 }
 
@@ -524,11 +504,7 @@ void Planner::offer(const InstanceType& instance,
         o.total_micros = *total;
         o.list_total_micros = *list;
         o.hours = run_hours;
-        if (kept_by_pricing()) {
-            keep_by_pricing(o, priced.index);
-        } else {
-            keep(std::move(o), priced.index);
-        }
+        keep(std::move(o), priced.index);
     }
 }
 

@@ -4,6 +4,7 @@
 
 #include "gpuadvisor/fx.hpp"
 #include "gpuadvisor/planner.hpp"
+#include "gpuadvisor/pricing.hpp"
 #include "gpuadvisor/rules.hpp"
 #include "gpuadvisor/units.hpp"
 #include "planner_rank.hpp"
@@ -99,12 +100,45 @@ struct LateRows {
     std::int64_t total_micros = 0;
 };
 // A feasible option of the configuration at hand, kept by pricing when every option of a
-// pricing shares its verdict (kept_by_pricing): the group's best option is made whole only.
+// pricing shares its verdict (kept_by_pricing): only the group's best is made a whole Option.
 struct Kept {
     std::int64_t total_micros = 0;
     std::int64_t list_total_micros = 0;
     const PriceRow* row = nullptr;
 };
+
+// Each plan priced for a row, in order: rates_for's rates, a term plan only when it costs less
+// than on-demand for this usage (on-demand comes first). `priced(plan, pricing_index, totals)`
+// for each; true if some total was beyond what money arithmetic holds.
+template <class Priced>
+bool each_priced_plan(const RowRates& rates,
+                      std::span<const Plan> plans, // the plans some row prices, in order
+                      const Bill& bill,
+                      const PlanConstraints& c,
+                      Priced&& priced) {
+    bool too_large = false;
+    std::optional<std::int64_t> on_demand;
+    for (const Plan plan : plans) {
+        const auto p = static_cast<std::size_t>(plan);
+        const RowRates::PlanRate& rate = rates.by_plan[p];
+        if (!rate.priced) {
+            continue;
+        }
+        const TotalsResult q = totals_at(rate.micros, rate.list_micros, bill.by_plan[p]);
+        too_large |= q.too_large;
+        if (!q.totals) {
+            continue;
+        }
+        const bool term = plan != Plan::on_demand && plan != Plan::spot;
+        if (plan == Plan::on_demand) {
+            on_demand = q.totals->total_micros;
+        } else if (term && !c.plan && on_demand && q.totals->total_micros >= *on_demand) {
+            continue; // a term plan that does not pay for this usage
+        }
+        priced(plan, p, *q.totals);
+    }
+    return too_large;
+}
 
 // The configurations past the deadline: counted; listed one by one only for --explain; the
 // three the no-fit explanation names kept as they come (the first of equals, as min_element).
@@ -154,8 +188,9 @@ class Planner {
                const PriceRow& row,
                const RowRates& rates);
     void keep(Option o, std::size_t pricing);
-    bool kept_by_pricing() const;
-    void keep_by_pricing(const Option& o, std::size_t pricing);
+    // Each pricing's options in a configuration form one group whatever their row (regions
+    // merge, no rule reads the region, no mix, nothing listed): keep them by pricing.
+    bool kept_by_pricing() const { return m_by_pricing && m_c.regions.empty(); }
     void group_kept();
     void rates_for(const InstanceType& instance);
     const std::string& country(const InstanceType& instance, const PriceRow& row);
@@ -226,6 +261,10 @@ class Planner {
     Facts m_count_facts{&m_instance_facts};   // the configuration's at hand (reused)
     PricingContext m_quiet; // m_in.pricing without the words, for the pass over every offer
     std::vector<const Rule*> m_active; // rules whose `when` holds
+    // Nothing listed, no mix, no rule reading the region: the options of one pricing in a
+    // configuration share their verdict and pricing, so the fast paths may count or keep them
+    // by pricing (late_configuration, kept_by_pricing).
+    bool m_by_pricing = false;
     std::map<const Rule*, int> m_rule_rejections;
     std::vector<Option> m_run; // the feasible options of the configuration at hand
     // Or, when kept_by_pricing(), those of each plan (by Plan), and the first of each whole.

@@ -14,38 +14,6 @@
 
 namespace gpuadvisor::planner_detail {
 
-// True when each pricing's options in a configuration form one group, whatever their row
-// (regions merge, no rule reads the region, plans are priced alone) and no rejection is listed:
-// keep_by_pricing then keeps them by pricing, and only each group's best option is made whole.
-bool Planner::kept_by_pricing() const {
-    return !m_c.list_rejections && !m_c.auto_mix && m_c.regions.empty() &&
-           !m_candidates->reads_region();
-}
-
-// keep's counts, budget and verdict; the option itself only by pricing (see kept_by_pricing).
-void Planner::keep_by_pricing(const Option& o, std::size_t pricing) {
-    Verdict* v = admitted(*o.instance, *o.row, o.count, o.pricing, pricing);
-    if (v == nullptr) {
-        return;
-    }
-    if (!v->tags) {
-        v->tags = tags_of(v->matched);
-    }
-    if (m_w.budget &&
-        static_cast<double>(o.total_micros) > *m_w.budget * Money::k_micros_per_unit) {
-        Option& over = m_over_budget.emplace_back(o);
-        over.pricing_rank = pricing_name_rank(pricing);
-        over.score = v->score;
-        over.tags = *v->tags;
-        return;
-    }
-    std::vector<Kept>& kept = m_kept[pricing];
-    if (kept.empty()) {
-        m_kept_first[pricing] = o;
-    }
-    kept.push_back({o.total_micros, o.list_total_micros, o.row});
-}
-
 // The kept options as add_run groups them: a group per pricing (in name order), its rows
 // cheapest first, then by region (rows are in region order).
 void Planner::group_kept() {
@@ -57,14 +25,10 @@ void Planner::group_kept() {
         std::sort(kept.begin(), kept.end(), [](const Kept& a, const Kept& b) {
             return std::tie(a.total_micros, a.row) < std::tie(b.total_micros, b.row);
         });
-        const Verdict& v = m_verdicts_at[p];
-        Option best = m_kept_first[p];
+        Option best = m_kept_first[p]; // the same but for row and totals
         best.row = kept.front().row;
         best.total_micros = kept.front().total_micros;
         best.list_total_micros = kept.front().list_total_micros;
-        best.pricing_rank = pricing_name_rank(p);
-        best.score = v.score;
-        best.tags = *v.tags;
         m_others.clear();
         for (std::size_t k = 1; k < kept.size(); ++k) {
             m_others.push_back({kept[k].row, kept[k].total_micros});
@@ -78,8 +42,7 @@ void Planner::group_kept() {
 // late_configuration may count it in place of offer (no rejection is listed, no rule reads the
 // region, no mix is priced): most configurations on a large catalog, with a deadline.
 bool Planner::late_under_every_plan(const Bill& bill) const {
-    if (!m_w.deadline_hours || m_c.list_rejections || m_c.auto_mix ||
-        m_candidates->reads_region() || m_plans_priced.empty()) {
+    if (!m_w.deadline_hours || !m_by_pricing || m_plans_priced.empty()) {
         return false;
     }
     return std::all_of(m_plans_priced.begin(), m_plans_priced.end(), [&](Plan plan) {
@@ -144,38 +107,21 @@ std::array<LateRows, std::size(k_all_plans)> Planner::late_rows(const InstanceTy
         if (!rates.wanted) {
             continue;
         }
-        std::int64_t on_demand = -1; // none yet
-        bool too_large = false;
         bool priced = false;
-        for (const Plan plan : m_plans_priced) { // as priced_plans: on-demand first
-            const auto p = static_cast<std::size_t>(plan);
-            const RowRates::PlanRate& rate = rates.by_plan[p];
-            if (!rate.priced) {
-                continue;
-            }
-            const TotalsResult q = totals_at(rate.micros, rate.list_micros, bill.by_plan[p]);
-            too_large |= q.too_large;
-            if (!q.totals) {
-                continue;
-            }
-            const bool term = plan != Plan::on_demand && plan != Plan::spot;
-            if (plan == Plan::on_demand) {
-                on_demand = q.totals->total_micros;
-            } else if (term && !m_c.plan && on_demand >= 0 && q.totals->total_micros >= on_demand) {
-                continue; // a term plan that does not pay for this usage
-            }
-            priced = true;
-            const auto total = converted(q.totals->total_micros, rates);
-            if (!total || !converted(q.totals->list_total_micros, rates)) {
-                count_rejections("price", 1); // no exchange rate
-                continue;
-            }
-            LateRows& rows = by_plan[p];
-            if (rows.priced++ == 0 || *total < rows.total_micros) {
-                rows.row = r;
-                rows.total_micros = *total;
-            }
-        }
+        const bool too_large = each_priced_plan(
+            rates, m_plans_priced, bill, m_c, [&](Plan, std::size_t p, const Totals& totals) {
+                priced = true;
+                const auto total = converted(totals.total_micros, rates);
+                if (!total || !converted(totals.list_total_micros, rates)) {
+                    count_rejections("price", 1); // no exchange rate
+                    return;
+                }
+                LateRows& rows = by_plan[p];
+                if (rows.priced++ == 0 || *total < rows.total_micros) {
+                    rows.row = r;
+                    rows.total_micros = *total;
+                }
+            });
         if (too_large || (!priced && m_c.plan)) {
             count_rejections("price", 1);
         }
@@ -267,7 +213,15 @@ void Planner::keep(Option o, std::size_t pricing) {
         m_over_budget.push_back(std::move(o));
         return;
     }
-    m_run.push_back(std::move(o));
+    if (!kept_by_pricing()) {
+        m_run.push_back(std::move(o));
+        return;
+    }
+    std::vector<Kept>& kept = m_kept[pricing]; // only each group's best is made whole
+    if (kept.empty()) {
+        m_kept_first[pricing] = o;
+    }
+    kept.push_back({o.total_micros, o.list_total_micros, o.row});
 }
 
 // The index of the tags these matched rules give, made once per distinct set.

@@ -2,6 +2,7 @@
 
 #include "gpuadvisor/pricing.hpp"
 #include "gpuadvisor/units.hpp"
+#include "planner_rules.hpp"
 
 #include <fmt/format.h>
 
@@ -62,16 +63,16 @@ void Groups::add_run(std::span<const Option> run, bool merge) {
 }
 
 std::uint8_t pricing_name_rank(std::size_t pricing_index) {
+    using planner_detail::k_pricings;
+    using planner_detail::pricing_name;
     static const auto ranks = [] {
-        std::array<std::string_view, std::size(k_all_plans) + 1> names{};
-        for (std::size_t i = 0; i < std::size(k_all_plans); ++i) {
-            names[i] = plan_flag_name(k_all_plans[i]);
-        }
-        names.back() = "mix";
-        std::array<std::uint8_t, names.size()> result{};
-        for (std::size_t i = 0; i < names.size(); ++i) {
-            result[i] = static_cast<std::uint8_t>(std::count_if(
-                names.begin(), names.end(), [&](std::string_view n) { return n < names[i]; }));
+        std::array<std::uint8_t, k_pricings> result{};
+        for (std::size_t i = 0; i < k_pricings; ++i) {
+            for (std::size_t j = 0; j < k_pricings; ++j) {
+                if (pricing_name(j) < pricing_name(i)) {
+                    ++result[i];
+                }
+            }
         }
         return result;
     }();

@@ -9,74 +9,55 @@ namespace gpuadvisor::planner_detail {
 
 namespace {
 
-bool reads_plan(RuleLevel level) {
-    return level == RuleLevel::plan || level == RuleLevel::region_plan;
-}
-
-bool reads_region(RuleLevel level) {
-    return level == RuleLevel::region || level == RuleLevel::region_plan;
-}
-
-RuleLevel combine(RuleLevel a, RuleLevel b) {
-    const bool plan = reads_plan(a) || reads_plan(b);
-    const bool region = reads_region(a) || reads_region(b);
-    return region ? (plan ? RuleLevel::region_plan : RuleLevel::region)
-                  : (plan ? RuleLevel::plan : RuleLevel::configuration);
-}
-
-// True if the condition reads a candidate field other than the plan (the configuration's, the
-// instance type's, the region's).
-bool reads_beyond_plan(const Condition& condition) {
+// True if some field the condition compares (any leaf of its all / any / not) passes `test`.
+template <class Test> bool reads_any(const Condition& condition, const Test& test) {
     if (condition.op == Condition::Op::all || condition.op == Condition::Op::any ||
         condition.op == Condition::Op::none) {
-        return std::any_of(condition.children.begin(), condition.children.end(), reads_beyond_plan);
+        return std::any_of(condition.children.begin(),
+                           condition.children.end(),
+                           [&](const Condition& child) { return reads_any(child, test); });
     }
-    const FieldInfo* field = find_rule_field(condition.field);
-    return condition.field != "plan" && (field == nullptr || field->scope != FieldScope::workload);
+    return test(std::string_view(condition.field));
 }
 
-// True if the condition reads a field that tells instance types of the same hardware apart:
-// their provider, id or family, or a row's region or country.
-bool reads_identity(const Condition& condition) {
-    if (condition.op == Condition::Op::all || condition.op == Condition::Op::any ||
-        condition.op == Condition::Op::none) {
-        return std::any_of(condition.children.begin(), condition.children.end(), reads_identity);
-    }
-    for (const std::string_view field : {"provider", "instance", "family", "region", "country"}) {
-        if (condition.field == field) {
-            return true;
-        }
-    }
-    return false;
+bool is_region_field(std::string_view field) {
+    return field == "region" || field == "country";
+}
+
+// A candidate field other than the plan (the configuration's, the instance type's, the
+// region's).
+bool is_beyond_plan(std::string_view field) {
+    const FieldInfo* info = find_rule_field(field);
+    return field != "plan" && (info == nullptr || info->scope != FieldScope::workload);
+}
+
+// A field that tells instance types of the same hardware apart: their provider, id or family,
+// or a row's region or country.
+bool is_identity_field(std::string_view field) {
+    return field == "provider" || field == "instance" || field == "family" ||
+           is_region_field(field);
 }
 
 } // namespace
 
 std::size_t pricing_index(std::string_view pricing) {
-    for (std::size_t i = 0; i < std::size(k_all_plans); ++i) {
-        if (plan_flag_name(k_all_plans[i]) == pricing) {
+    for (std::size_t i = 0; i < k_pricings; ++i) {
+        if (pricing_name(i) == pricing) {
             return i;
         }
     }
-    return std::size(k_all_plans); // "mix"
+    return k_pricings - 1; // "mix"
+}
+
+std::string_view pricing_name(std::size_t index) {
+    return index < std::size(k_all_plans) ? plan_flag_name(k_all_plans[index]) : "mix";
 }
 
 RuleLevel level_of(const Condition& condition) {
-    if (condition.op == Condition::Op::all || condition.op == Condition::Op::any ||
-        condition.op == Condition::Op::none) {
-        RuleLevel level = RuleLevel::configuration;
-        for (const Condition& child : condition.children) {
-            level = combine(level, level_of(child));
-        }
-        return level;
-    }
-    if (condition.field == "plan") {
-        return RuleLevel::plan;
-    }
-    if (condition.field == "region" || condition.field == "country") {
-        return RuleLevel::region;
-    }
-    return RuleLevel::configuration;
+    const bool plan = reads_any(condition, [](std::string_view f) { return f == "plan"; });
+    const bool region = reads_any(condition, is_region_field);
+    return region ? (plan ? RuleLevel::region_plan : RuleLevel::region)
+                  : (plan ? RuleLevel::plan : RuleLevel::configuration);
 }
 
 CandidateRules::CandidateRules(const std::vector<const Rule*>& active)
@@ -88,9 +69,9 @@ CandidateRules::CandidateRules(const std::vector<const Rule*>& active)
             m_levels[i] = level_of(*active[i]->candidate);
             m_reads[static_cast<std::size_t>(m_levels[i])] = true;
             m_any = true;
-            m_hardware_decides &= !reads_identity(*active[i]->candidate);
+            m_hardware_decides &= !reads_any(*active[i]->candidate, is_identity_field);
             if (m_levels[i] == RuleLevel::plan) {
-                m_plan_alone[i] = reads_beyond_plan(*active[i]->candidate) ? 0 : 1;
+                m_plan_alone[i] = reads_any(*active[i]->candidate, is_beyond_plan) ? 0 : 1;
                 m_plan_reads_configuration |= m_plan_alone[i] == 0;
             }
         }
@@ -132,8 +113,7 @@ void CandidateRules::test_plan(char* verdicts, bool plan_alone) {
 }
 
 void CandidateRules::enter_plan(std::size_t row) {
-    const std::string_view pricing =
-        row < std::size(k_all_plans) ? plan_flag_name(k_all_plans[row]) : "mix";
+    const std::string_view pricing = pricing_name(row);
     if (reads(RuleLevel::plan)) {
         char* verdicts = m_by_pricing.data() + row * m_active.size();
         const bool plan_alone = !m_plan_alone_known[row];

@@ -19,9 +19,11 @@ namespace gpuadvisor::planner_detail {
 enum class RuleLevel { configuration, plan, region, region_plan };
 RuleLevel level_of(const Condition& condition);
 
-// The pricings an option may have: the five plans' flag names and "mix"; and the index of one.
+// The pricings an option may have: the five plans' flag names (a plan's index is its own) and
+// "mix"; the index of one, and the name at an index.
 constexpr std::size_t k_pricings = 6;
 std::size_t pricing_index(std::string_view pricing);
+std::string_view pricing_name(std::size_t index);
 
 class CandidateRules {
   public:

@@ -373,7 +373,7 @@ std::optional<std::int64_t> multiply_thousandths_wide(std::int64_t rate_micros,
 }
 
 std::optional<RateFigures>
-plan_rate_figures(const Offer& offer, Plan plan, const PricingContext& context) {
+plan_rate_figures_general(const Offer& offer, Plan plan, const PricingContext& context) {
     RateFigures figures;
     if (const auto& price = offer.prices->price(plan)) {
         figures.list_micros = *price;

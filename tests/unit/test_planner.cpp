@@ -511,7 +511,7 @@ TEST_CASE("planner: a rule naming a provider or instance type or family is not s
 
 TEST_CASE("planner: listed or not, rejections give the same counts and picks and answer") {
     // Unlisted, a configuration late under every plan is counted without an option per row
-    // (late_configuration) and feasible options are kept by pricing (keep_by_pricing); listed,
+    // (late_configuration) and feasible options are kept by pricing (kept_by_pricing); listed,
     // each option is rejected or kept in turn. Both must agree on every count, the no-fit
     // explanation and the answer, its groups and their other regions.
     Workload month = training_7b(1e12);
