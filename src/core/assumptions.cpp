@@ -7,15 +7,31 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <utility>
 
 namespace gpuadvisor {
 
-double Assumptions::get(std::string_view name) const {
-    const auto it = m_values.find(name);
-    if (it == m_values.end()) {
-        throw std::out_of_range(fmt::format("no assumption '{}' in data/assumptions.yaml", name));
+Assumptions::Assumptions() : Assumptions(std::map<std::string, Assumption, std::less<>>{}) {}
+
+Assumptions::Assumptions(std::map<std::string, Assumption, std::less<>> values)
+    : m_values(std::move(values)) {
+    for (std::size_t i = 0; i < k_factor_names.size(); ++i) {
+        const auto it = m_values.find(k_factor_names[i]);
+        m_factors[i] =
+            it != m_values.end() ? it->second.value : std::numeric_limits<double>::quiet_NaN();
     }
-    return it->second.value;
+}
+
+double Assumptions::get(Factor factor) const {
+    const double value = m_factors[factor.index()];
+    if (std::isnan(value)) { // values are read as numbers in [0, 1e15]: never NaN
+        throw std::out_of_range(
+            fmt::format("no assumption '{}' in data/assumptions.yaml", factor.name()));
+    }
+    return value;
 }
 
 AssumptionsLoad load_assumptions_text(const std::string& file, std::string_view text) {

@@ -31,10 +31,10 @@ std::optional<Replica> choose_replica(const NormalizedWorkload& w,
         const double usable = hw.gpu->memory_gb * k_gb * a.get("usable_memory_fraction") * tp;
         if (weights + kv_one <= usable) {
             const bool fast_link = hw.nvlink && hw.gpu->nvlink_gb_per_s > 0;
-            const double tp_efficiency = tp == 1
-                                             ? 1.0
-                                             : a.get(fast_link ? "tensor_parallel_efficiency_nvlink"
-                                                               : "tensor_parallel_efficiency_pcie");
+            const double tp_efficiency =
+                tp == 1 ? 1.0
+                        : (fast_link ? a.get("tensor_parallel_efficiency_nvlink")
+                                     : a.get("tensor_parallel_efficiency_pcie"));
             return Replica{tp,
                            peak * tp * tp_efficiency,
                            hw.gpu->memory_bandwidth_gb_per_s * k_gb * tp * tp_efficiency *

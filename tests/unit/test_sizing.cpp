@@ -5,6 +5,11 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <string_view>
 
 using namespace gpuadvisor;
 
@@ -73,6 +78,26 @@ TEST_CASE("the shipped models and assumptions load without a diagnostic") {
         w.kind = kind;
         CHECK_NOTHROW(used_assumptions(w, assumptions.assumptions)); // every name exists
     }
+}
+
+TEST_CASE("the factors sizing reads by name are the shipped file's, and none is missing") {
+    const auto loaded = load_assumptions_text(
+        "assumptions.yaml", test::read_text(std::string(GPUADVISOR_DATA) + "/assumptions.yaml"));
+    std::set<std::string_view> in_code(k_factor_names.begin(), k_factor_names.end());
+    CHECK(in_code.size() == k_factor_names.size()); // no name twice
+    std::set<std::string_view> in_file;
+    for (const auto& [name, assumption] : loaded.assumptions.all()) {
+        in_file.insert(name);
+    }
+    CHECK(in_code == in_file);
+    CHECK(a().get("usable_memory_fraction") == a().all().at("usable_memory_fraction").value);
+    CHECK(a().get("training_mfu") == a().all().at("training_mfu").value);
+    // A factor the data lacks is an error, not a zero.
+    std::map<std::string, Assumption, std::less<>> fewer = a().all();
+    fewer.erase("training_mfu");
+    const Assumptions partial(std::move(fewer));
+    CHECK_THROWS_AS(partial.get("training_mfu"), std::out_of_range);
+    CHECK(partial.get("link_efficiency") == a().get("link_efficiency"));
 }
 
 TEST_CASE("mixed-precision Adam keeps 16 bytes per parameter: 7B -> 112 GB") {
