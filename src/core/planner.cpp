@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <stdexcept>
 #include <tuple>
@@ -20,6 +21,16 @@ namespace planner_detail {
 
 bool slice(const InstanceType& instance) {
     return instance.gpu_count < 1;
+}
+
+// The totals (micros of `from`) below which FxTable::convert to `to` cannot fail: it fails at
+// 9e18 converted micros, and 8e18 leaves a margin far wider than either's rounding.
+std::int64_t converts_below(const FxRate& from, const FxRate& to) {
+    const double bound = 8e18 * from.per_usd / to.per_usd;
+    if (bound >= 9e18) {
+        return std::numeric_limits<std::int64_t>::max();
+    }
+    return bound > 0 ? static_cast<std::int64_t>(bound) : 0; // (NaN: 0, so convert decides)
 }
 
 Hardware hardware_for(const InstanceType& instance, const Gpu& gpu, int count) {
@@ -259,7 +270,7 @@ void Planner::configuration(const InstanceType& instance,
         reject(instance, {}, count, "fit", e->fit_reason);
         return;
     }
-    m_at = {&instance, &gpu, e.get(), count, false};
+    m_at = {&instance, &gpu, &e, count, false};
     Alike& alike = m_alike[std::tuple(e.get(), instance.gpu_count, count)];
     if (m_candidates->hardware_decides()) {
         m_verdicts_at = alike.verdicts.data();
@@ -275,14 +286,15 @@ void Planner::configuration(const InstanceType& instance,
         late_configuration(instance, count, bill);
         return; // no feasible option to group
     }
-    for (std::size_t r = 0; r < instance.regions.size(); ++r) {
-        if (m_rates[r].wanted) {
-            offer(instance, gpu, count, e, bill, instance.regions[r], m_rates[r]);
-        }
-    }
     if (kept_by_pricing()) {
+        kept_rows(instance, bill);
         group_kept();
         return;
+    }
+    for (std::size_t r = 0; r < instance.regions.size(); ++r) {
+        if (m_rates[r].wanted) {
+            offer(bill, instance.regions[r], m_rates[r]);
+        }
     }
     // One group per configuration across regions, unless --region asked for regions by name.
     m_groups.add_run(m_run, m_c.regions.empty());
@@ -300,7 +312,7 @@ void Planner::enter_rules() {
     }
     m_count_facts.set("instance_count", static_cast<double>(m_at.count));
     m_count_facts.set("total_gpus", m_at.count * m_at.instance->gpu_count);
-    m_count_facts.set("scaling_efficiency", m_at.estimate->scaling_efficiency);
+    m_count_facts.set("scaling_efficiency", (*m_at.estimate)->scaling_efficiency);
     m_candidates->enter_configuration(m_count_facts);
 }
 
@@ -344,6 +356,11 @@ void Planner::rates_for(const InstanceType& instance) {
         rates.wanted = m_c.regions.empty() || named(m_c.regions, row.region);
         rates.converted = row.currency != m_c.currency;
         rates.from = rates.converted ? m_in.fx->find(row.currency) : nullptr;
+        if (rates.converted) {
+            rates.converts_below = rates.from != nullptr && m_currency != nullptr
+                                       ? converts_below(*rates.from, *m_currency)
+                                       : 0; // none converts
+        }
         if (!rates.wanted || m_c.auto_mix) {
             continue; // a mix is priced in full (cheapest_mix)
         }
@@ -456,25 +473,12 @@ Usage Planner::usage_for(int count, const Estimate& e) const {
                                             0};
 }
 
-void Planner::offer(const InstanceType& instance,
-                    const Gpu& gpu,
-                    int count,
-                    const std::shared_ptr<const Estimate>& e,
-                    const Bill& bill,
-                    const PriceRow& row,
-                    const RowRates& rates) {
+void Planner::offer(const Bill& bill, const PriceRow& row, const RowRates& rates) {
+    const InstanceType& instance = *m_at.instance;
+    const int count = m_at.count;
     const PricedPlans plans =
         priced_plans({&instance, &row}, rates, m_plans_priced, bill, m_c, m_quiet);
-    if (plans.too_large) {
-        reject(instance, row.region, count, "price", k_too_large);
-    } else if (plans.empty() && (m_c.plan || m_c.auto_mix)) {
-        reject(instance,
-               row.region,
-               count,
-               "price",
-               m_c.plan ? fmt::format("no {} price", plan_flag_name(*m_c.plan))
-                        : std::string("no price for any plan"));
-    }
+    reject_unpriced(instance, row, count, plans.too_large, !plans.empty());
     if (m_candidates->reads_region()) {
         m_candidates->enter_region(row.region, country(instance, row));
         forget_verdicts();
@@ -489,22 +493,27 @@ void Planner::offer(const InstanceType& instance,
             continue;
         }
         const std::optional<double>& run_hours = bill.run_hours[priced.spot ? 1 : 0];
-        if (m_w.deadline_hours && run_hours && *run_hours > *m_w.deadline_hours) {
-            keep_late({&instance, &row, count, priced.name, run_hours, *total}, priced.index);
+        if (late(run_hours)) {
+            keep_late({&instance, &row, count, priced.name, priced.index, run_hours, *total});
             continue;
         }
-        Option o;
-        o.instance = &instance;
-        o.row = &row;
-        o.gpu = &gpu;
-        o.estimate = &e;
-        o.count = count;
-        o.pricing = priced.name;
-        o.plan = priced.plan;
-        o.total_micros = *total;
-        o.list_total_micros = *list;
-        o.hours = run_hours;
-        keep(std::move(o), priced.index);
+        keep(option_of(row, priced.name, priced.plan, run_hours, {*total, *list}), priced.index);
+    }
+}
+
+// The "price" rejection of a row some total of which is too large, or which prices no plan
+// where --pricing names one (or a mix).
+void Planner::reject_unpriced(
+    const InstanceType& instance, const PriceRow& row, int count, bool too_large, bool any_priced) {
+    if (too_large) {
+        reject(instance, row.region, count, "price", k_too_large);
+    } else if (!any_priced && (m_c.plan || m_c.auto_mix)) {
+        reject(instance,
+               row.region,
+               count,
+               "price",
+               m_c.plan ? fmt::format("no {} price", plan_flag_name(*m_c.plan))
+                        : std::string("no price for any plan"));
     }
 }
 
@@ -547,6 +556,7 @@ PlanResult Planner::run() {
     rank_groups(m_groups.best, groups, m_c.sort_by_time, m_c.top);
     physics_notes(groups);
     if (groups.empty()) {
+        price_counted_late();
         explain_no_fit();
     }
     for (std::size_t i = 0; i < groups.size() && i < m_c.top; ++i) {

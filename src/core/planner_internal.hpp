@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -36,8 +37,17 @@ struct Late {
     const PriceRow* row = nullptr;
     int count = 0;
     std::string_view pricing; // a plan's flag name, or "mix" (static strings)
+    std::size_t pricing_index = 0;
     std::optional<double> hours;
     std::int64_t total_micros = 0;
+
+    // The order a single pass over the catalog meets configurations in: by instance type
+    // (catalog order), count (ascending), row, then pricing. Of late configurations equal in
+    // hours and cost, the first in this order is named, whichever order they are added in.
+    bool met_before(const Late& other) const {
+        return std::tuple(instance, count, row, pricing_index) <
+               std::tuple(other.instance, other.count, other.row, other.pricing_index);
+    }
 };
 
 // The instance counts worth pricing for an instance type: the fewest that run the workload,
@@ -71,6 +81,9 @@ struct RowRates {
     bool wanted = false;          // --region names the row's region, or no --region was given
     bool converted = false;       // the row's currency is not the one asked for
     const FxRate* from = nullptr; // the row's currency, when converted (nullptr: no rate known)
+    // Totals below this convert without fail (FxTable::convert fails at 9e18 converted micros;
+    // this bound keeps a wide margin): late_rows then counts a row without converting it.
+    std::int64_t converts_below = std::numeric_limits<std::int64_t>::max();
 };
 
 // What the rules say of the options of one pricing in the configuration at hand (and region,
@@ -93,11 +106,23 @@ struct Alike {
 };
 
 // A pricing's rows in a configuration past the deadline: how many were priced, and the cheapest
-// (the first of equals, by row).
+// (the first of equals, by row) when asked for.
 struct LateRows {
     std::size_t priced = 0;
     std::size_t row = 0;
     std::int64_t total_micros = 0;
+};
+// What late_rows works out: the counts (and the rows' "price" rejections), or the cheapest row
+// of each pricing (counted before).
+enum class LateWork { count, cheapest };
+// A configuration late_configuration counted, priced again only if nothing fits: its cheapest
+// rows are what the no-fit explanation names (LateSummary), and on a large catalog with a
+// deadline most configurations are late while something fits.
+struct CountedLate {
+    const InstanceType* instance = nullptr;
+    int count = 0;
+    const Bill* bill = nullptr;                          // its Alike's (a map entry: stable)
+    std::array<bool, std::size(k_all_plans)> admitted{}; // by Plan: priced, and no rule failed
 };
 // A feasible option of the configuration at hand, kept by pricing when every option of a
 // pricing shares its verdict (kept_by_pricing): only the group's best is made a whole Option.
@@ -106,6 +131,9 @@ struct Kept {
     std::int64_t list_total_micros = 0;
     const PriceRow* row = nullptr;
 };
+
+// The totals (micros of `from`) below which FxTable::convert to `to` cannot fail.
+std::int64_t converts_below(const FxRate& from, const FxRate& to);
 
 // Each plan priced for a row, in order: rates_for's rates, a term plan only when it costs less
 // than on-demand for this usage (on-demand comes first). `priced(plan, pricing_index, totals)`
@@ -150,6 +178,8 @@ struct LateSummary {
     std::optional<Late> cheapest;           // by total
 
     void add(const Late& late, std::optional<std::int64_t> budget, bool list);
+    // The same but not counted nor listed (one counted before).
+    void consider(const Late& late, std::optional<std::int64_t> budget);
     // Those of a later slice of the catalog, priced apart (planner_pass.cpp).
     void append(LateSummary&& later);
 };
@@ -177,17 +207,46 @@ class Planner {
     const Bill& bill_for(Alike& alike, int count, const Estimate& e);
     bool late_under_every_plan(const Bill& bill) const;
     void late_configuration(const InstanceType& instance, int count, const Bill& bill);
-    std::array<LateRows, std::size(k_all_plans)> late_rows(const InstanceType& instance,
-                                                           const Bill& bill);
+    std::array<LateRows, std::size(k_all_plans)>
+    late_rows(const InstanceType& instance, const Bill& bill, LateWork work);
+    void price_counted_late();
     std::optional<std::int64_t> converted(std::int64_t micros, const RowRates& rates) const;
-    void offer(const InstanceType& instance,
-               const Gpu& gpu,
-               int count,
-               const std::shared_ptr<const Estimate>& e,
-               const Bill& bill,
-               const PriceRow& row,
-               const RowRates& rates);
+    bool converts(const Totals& totals, const RowRates& rates) const;
+    // An offer (a row of the configuration at hand) priced under each plan, each option kept.
+    void offer(const Bill& bill, const PriceRow& row, const RowRates& rates);
+    void reject_unpriced(const InstanceType& instance,
+                         const PriceRow& row,
+                         int count,
+                         bool too_large,
+                         bool any_priced);
+    bool late(const std::optional<double>& run_hours) const {
+        return m_w.deadline_hours && run_hours && *run_hours > *m_w.deadline_hours;
+    }
+    // An option of the configuration at hand (m_at).
+    Option option_of(const PriceRow& row,
+                     std::string_view pricing,
+                     Plan plan,
+                     const std::optional<double>& run_hours,
+                     const Totals& totals) const {
+        Option o;
+        o.instance = m_at.instance;
+        o.row = &row;
+        o.gpu = m_at.gpu;
+        o.estimate = m_at.estimate;
+        o.count = m_at.count;
+        o.pricing = pricing;
+        o.plan = plan;
+        o.total_micros = totals.total_micros;
+        o.list_total_micros = totals.list_total_micros;
+        o.hours = run_hours;
+        return o;
+    }
+    bool over_budget(std::int64_t total_micros) const {
+        return m_w.budget &&
+               static_cast<double>(total_micros) > *m_w.budget * Money::k_micros_per_unit;
+    }
     void keep(Option o, std::size_t pricing);
+    void kept_rows(const InstanceType& instance, const Bill& bill);
     // Each pricing's options in a configuration form one group whatever their row (regions
     // merge, no rule reads the region, no mix, nothing listed): keep them by pricing.
     bool kept_by_pricing() const { return m_by_pricing && m_c.regions.empty(); }
@@ -205,7 +264,7 @@ class Planner {
                       int count,
                       std::string_view pricing,
                       std::size_t index);
-    void keep_late(const Late& late, std::size_t pricing);
+    void keep_late(const Late& late);
     Usage usage_for(int count, const Estimate& e) const;
     Quote full_quote(const Option& o) const;
     Candidate candidate_of(const Group& group) const;
@@ -274,6 +333,7 @@ class Planner {
     std::vector<std::size_t> m_plans_by_name;   // the plans (as indices) in their names' order
     Groups m_groups;                            // those of the configurations before it, grouped
     LateSummary m_late;                         // priced, but past the deadline
+    std::vector<CountedLate> m_counted_late;    // counted in m_late, not yet priced
     std::optional<CandidateRules> m_candidates; // the active rules' candidate conditions
     // Estimates by hardware: instance types alike in GPU, count, NVLink and network (across
     // providers and synthetic copies) are sized once.
@@ -299,7 +359,7 @@ class Planner {
     struct AtHand {
         const InstanceType* instance = nullptr;
         const Gpu* gpu = nullptr;
-        const Estimate* estimate = nullptr;
+        const std::shared_ptr<const Estimate>* estimate = nullptr; // the memo's entry
         int count = 0;
         bool entered = false; // the rules have its facts
     } m_at;

@@ -14,6 +14,45 @@
 
 namespace gpuadvisor::planner_detail {
 
+// The rows of the configuration at hand when kept_by_pricing(): priced and checked as offer
+// does, but an option whose pricing already has a kept option, within the budget and admitted
+// by the rules, is kept as a (total, row) pair without being made whole (group_kept makes the
+// group's best whole).
+void Planner::kept_rows(const InstanceType& instance, const Bill& bill) {
+    for (std::size_t r = 0; r < instance.regions.size(); ++r) {
+        const RowRates& rates = m_rates[r];
+        if (!rates.wanted) {
+            continue;
+        }
+        const PriceRow& row = instance.regions[r];
+        bool priced = false;
+        const bool too_large = each_priced_plan(
+            rates, m_plans_priced, bill, m_c, [&](Plan plan, std::size_t p, const Totals& totals) {
+                priced = true;
+                const auto total = converted(totals.total_micros, rates);
+                const auto list = converted(totals.list_total_micros, rates);
+                if (!total || !list) {
+                    count_rejections("price", 1); // no exchange rate (listed by offer only)
+                    return;
+                }
+                const std::optional<double>& run_hours = bill.run_hours[plan == Plan::spot ? 1 : 0];
+                const std::string_view name = plan_flag_name(plan);
+                if (late(run_hours)) {
+                    keep_late({&instance, &row, m_at.count, name, p, run_hours, *total});
+                    return;
+                }
+                std::vector<Kept>& kept = m_kept[p];
+                if (!kept.empty() && !over_budget(*total) && verdict(p).unmet == nullptr) {
+                    ++m_result.considered; // as admitted counts it
+                    kept.push_back({*total, *list, &row});
+                    return;
+                }
+                keep(option_of(row, name, plan, run_hours, {*total, *list}), p);
+            });
+        reject_unpriced(instance, row, m_at.count, too_large, priced);
+    }
+}
+
 // The kept options as add_run groups them: a group per pricing (in name order), its rows
 // cheapest first, then by region (rows are in region order).
 void Planner::group_kept() {
@@ -52,55 +91,70 @@ bool Planner::late_under_every_plan(const Bill& bill) const {
 }
 
 // The rows of a configuration past the deadline, priced as offer prices them, with the same
-// counts (considered, rejections by code and rule, LateSummary) but no option each: per
-// pricing, how many were priced and the cheapest, the first of equals in the order priced.
-// Within a pricing the verdict and the hours are the same for every row, so LateSummary keeps
-// what it would keep given each option (tested against the per-option path).
+// counts (considered, rejections by code and rule, LateSummary's) but no option each. Which
+// rows are cheapest matters only to the no-fit explanation, so it is worked out only if
+// nothing fits (price_counted_late). Within a pricing the verdict and the hours are the same
+// for every row, so LateSummary keeps what it would keep given each option (tested against the
+// per-option path).
 void Planner::late_configuration(const InstanceType& instance, int count, const Bill& bill) {
-    const std::array<LateRows, std::size(k_all_plans)> by_plan = late_rows(instance, bill);
-    // LateSummary in the order offer adds to it: by row, then plan.
-    std::array<std::size_t, std::size(k_all_plans)> order{};
-    std::size_t n = 0;
+    const std::array<LateRows, std::size(k_all_plans)> by_plan =
+        late_rows(instance, bill, LateWork::count);
+    CountedLate counted{&instance, count, &bill, {}};
+    bool any = false;
     for (const Plan plan : m_plans_priced) {
-        if (by_plan[static_cast<std::size_t>(plan)].priced > 0) {
-            order[n++] = static_cast<std::size_t>(plan);
-        }
-    }
-    const auto before = [&](std::size_t a, std::size_t b) {
-        return std::tie(by_plan[a].row, a) < std::tie(by_plan[b].row, b);
-    };
-    for (std::size_t i = 1; i < n; ++i) { // at most five: an insertion sort
-        for (std::size_t j = i; j > 0 && before(order[j], order[j - 1]); --j) {
-            std::swap(order[j], order[j - 1]);
-        }
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-        const std::size_t p = order[i];
-        const LateRows& rows = by_plan[p];
-        m_result.considered += rows.priced;
-        const Verdict& v = verdict(p); // a plan's pricing_index is its own
-        if (v.unmet != nullptr) {
-            m_rule_rejections[v.unmet] += static_cast<int>(rows.priced);
-            count_rejections("rule", rows.priced);
+        const auto p = static_cast<std::size_t>(plan);
+        const std::size_t priced = by_plan[p].priced;
+        if (priced == 0) {
             continue;
         }
-        const Plan plan = k_all_plans[p];
-        m_late.count += rows.priced - 1; // and one more by add
-        m_late.add({&instance,
-                    &instance.regions[rows.row],
-                    count,
-                    plan_flag_name(plan),
-                    bill.run_hours[plan == Plan::spot ? 1 : 0],
-                    rows.total_micros},
-                   m_budget_micros,
-                   false);
+        m_result.considered += priced;
+        const Verdict& v = verdict(p); // a plan's pricing_index is its own
+        if (v.unmet != nullptr) {
+            m_rule_rejections[v.unmet] += static_cast<int>(priced);
+            count_rejections("rule", priced);
+            continue;
+        }
+        m_late.count += priced;
+        counted.admitted[p] = true;
+        any = true;
+    }
+    if (any) {
+        m_counted_late.push_back(counted);
     }
 }
 
-// late_configuration's pricing: each plan's count and cheapest row (most rows of a large catalog
-// end here), and the rows' "price" rejections.
-std::array<LateRows, std::size(k_all_plans)> Planner::late_rows(const InstanceType& instance,
-                                                                const Bill& bill) {
+// The cheapest row of each admitted pricing of the configurations late_configuration counted,
+// for the no-fit explanation (LateSummary names the first of equals in a single pass's order,
+// whatever the order they come in).
+void Planner::price_counted_late() {
+    for (const CountedLate& counted : m_counted_late) {
+        const InstanceType& instance = *counted.instance;
+        rates_for(instance);
+        const std::array<LateRows, std::size(k_all_plans)> by_plan =
+            late_rows(instance, *counted.bill, LateWork::cheapest);
+        for (const Plan plan : m_plans_priced) {
+            const auto p = static_cast<std::size_t>(plan);
+            const LateRows& rows = by_plan[p];
+            if (!counted.admitted[p] || rows.priced == 0) {
+                continue;
+            }
+            m_late.consider({&instance,
+                             &instance.regions[rows.row],
+                             counted.count,
+                             plan_flag_name(plan),
+                             p,
+                             counted.bill->run_hours[plan == Plan::spot ? 1 : 0],
+                             rows.total_micros},
+                            m_budget_micros);
+        }
+    }
+    m_counted_late.clear();
+}
+
+// late_configuration's pricing: each plan's count and the rows' "price" rejections, or (asked
+// again, for the no-fit explanation) each plan's cheapest row.
+std::array<LateRows, std::size(k_all_plans)>
+Planner::late_rows(const InstanceType& instance, const Bill& bill, LateWork work) {
     std::array<LateRows, std::size(k_all_plans)> by_plan{};
     for (std::size_t r = 0; r < instance.regions.size(); ++r) {
         const RowRates& rates = m_rates[r];
@@ -111,22 +165,41 @@ std::array<LateRows, std::size(k_all_plans)> Planner::late_rows(const InstanceTy
         const bool too_large = each_priced_plan(
             rates, m_plans_priced, bill, m_c, [&](Plan, std::size_t p, const Totals& totals) {
                 priced = true;
-                const auto total = converted(totals.total_micros, rates);
-                if (!total || !converted(totals.list_total_micros, rates)) {
-                    count_rejections("price", 1); // no exchange rate
+                LateRows& rows = by_plan[p];
+                if (work == LateWork::count) {
+                    if (!converts(totals, rates)) {
+                        count_rejections("price", 1); // no exchange rate
+                        return;
+                    }
+                    ++rows.priced;
                     return;
                 }
-                LateRows& rows = by_plan[p];
+                const auto total = converted(totals.total_micros, rates);
+                if (!total || !converted(totals.list_total_micros, rates)) {
+                    return; // counted as a "price" rejection before
+                }
                 if (rows.priced++ == 0 || *total < rows.total_micros) {
                     rows.row = r;
                     rows.total_micros = *total;
                 }
             });
-        if (too_large || (!priced && m_c.plan)) {
+        if (work == LateWork::count && (too_large || (!priced && m_c.plan))) {
             count_rejections("price", 1);
         }
     }
     return by_plan;
+}
+
+// Whether both totals convert to the currency asked for (converted gives a value for each).
+bool Planner::converts(const Totals& totals, const RowRates& rates) const {
+    if (!rates.converted) {
+        return true;
+    }
+    if (totals.total_micros < rates.converts_below &&
+        totals.list_total_micros < rates.converts_below) {
+        return true;
+    }
+    return converted(totals.total_micros, rates) && converted(totals.list_total_micros, rates);
 }
 
 // A total in the currency asked for (nullopt: no exchange rate, or beyond int64).
@@ -191,8 +264,9 @@ Verdict* Planner::admitted(const InstanceType& instance,
     return &v;
 }
 
-void Planner::keep_late(const Late& late, std::size_t pricing) {
-    if (admitted(*late.instance, *late.row, late.count, late.pricing, pricing) != nullptr) {
+void Planner::keep_late(const Late& late) {
+    if (admitted(*late.instance, *late.row, late.count, late.pricing, late.pricing_index) !=
+        nullptr) {
         m_late.add(late, m_budget_micros, m_c.list_rejections);
     }
 }
@@ -208,8 +282,7 @@ void Planner::keep(Option o, std::size_t pricing) {
         v->tags = tags_of(v->matched);
     }
     o.tags = *v->tags;
-    if (m_w.budget &&
-        static_cast<double>(o.total_micros) > *m_w.budget * Money::k_micros_per_unit) {
+    if (over_budget(o.total_micros)) {
         m_over_budget.push_back(std::move(o));
         return;
     }

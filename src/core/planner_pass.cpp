@@ -17,12 +17,20 @@ namespace {
 constexpr std::size_t k_offers_per_thread = 20'000;
 constexpr std::size_t k_max_threads = 8;
 
+// Of equals, the first met in a single pass (Late::met_before), whatever the order of adding.
 bool quicker(const Late& a, const std::optional<Late>& b) {
-    return !b || std::tuple(*a.hours, a.total_micros) < std::tuple(*b->hours, b->total_micros);
+    if (!b) {
+        return true;
+    }
+    const auto key = [](const Late& l) {
+        return std::tuple(*l.hours, l.total_micros);
+    };
+    return key(a) < key(*b) || (key(a) == key(*b) && a.met_before(*b));
 }
 
 bool cheaper(const Late& a, const std::optional<Late>& b) {
-    return !b || a.total_micros < b->total_micros;
+    return !b || a.total_micros < b->total_micros ||
+           (a.total_micros == b->total_micros && a.met_before(*b));
 }
 
 } // namespace
@@ -32,6 +40,10 @@ void LateSummary::add(const Late& late, std::optional<std::int64_t> budget, bool
     if (list) {
         listed.push_back(late);
     }
+    consider(late, budget);
+}
+
+void LateSummary::consider(const Late& late, std::optional<std::int64_t> budget) {
     if (quicker(late, fastest)) {
         fastest = late;
     }
@@ -46,7 +58,6 @@ void LateSummary::add(const Late& late, std::optional<std::int64_t> budget, bool
 void LateSummary::append(LateSummary&& later) {
     count += later.count;
     listed.insert(listed.end(), later.listed.begin(), later.listed.end());
-    // Strictly better only: of equals, the earlier one stays, as in a single pass.
     if (later.fastest && quicker(*later.fastest, fastest)) {
         fastest = later.fastest;
     }
@@ -170,6 +181,8 @@ void Planner::absorb(Planner&& later) {
     m_over_budget.insert(
         m_over_budget.end(), later.m_over_budget.begin(), later.m_over_budget.end());
     m_late.append(std::move(later.m_late));
+    m_counted_late.insert(
+        m_counted_late.end(), later.m_counted_late.begin(), later.m_counted_late.end());
 }
 
 } // namespace gpuadvisor::planner_detail

@@ -2,6 +2,7 @@
 // ranking, merged regions, and the no-fit explanation.
 #include "gpuadvisor/planner.hpp"
 #include "gpuadvisor/pricing.hpp"
+#include "planner_internal.hpp"
 #include "planner_rank.hpp"
 #include "planner_rules.hpp"
 #include "test_helpers.hpp"
@@ -9,6 +10,8 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include <limits>
 
 using namespace gpuadvisor;
 
@@ -551,6 +554,62 @@ TEST_CASE("planner: listed or not, rejections give the same counts and picks and
                 CHECK_FALSE(result.rejected.empty());
                 result.rejected.clear();
                 CHECK(dump(result) == unlisted);
+            }
+        }
+    }
+}
+
+TEST_CASE("planner: listed or not, totals that do not convert are rejected alike") {
+    // Unlisted, a late configuration's rows are counted without converting a total that
+    // cannot fail to convert (RowRates::converts_below); near that bound, and with no rate at
+    // all, they are converted as the listed path converts them.
+    Workload month = training_7b(1e12);
+    month.deadline_hours = 24 * 30;
+    const FxTable usd_only(std::vector<FxRate>{}); // USD alone: a yuan row has no rate
+    // A yuan worth a billion dollars: most yuan totals are beyond what int64 micro-dollars hold.
+    const FxTable dear_yuan({FxRate{"CNY", 1e-9, {}}});
+    for (const FxTable* fx : {&usd_only, &dear_yuan}) {
+        std::string unlisted;
+        for (const bool listed : {false, true}) {
+            Setup s{workload_of(month), {}, {}, {}};
+            s.needs = requirements(s.workload, builtin_assumptions());
+            s.constraints.interruptible = true;
+            s.constraints.list_rejections = listed;
+            s.constraints.top = 40;
+            PlanResult result = plan({&s.workload,
+                                      &s.needs,
+                                      &builtin_catalog(),
+                                      &builtin_assumptions(),
+                                      &s.rules,
+                                      fx,
+                                      {},
+                                      s.constraints});
+            CHECK(result.rejected_by_code.count("price") == 1);
+            CHECK(result.rejected_by_code.count("deadline") == 1);
+            if (!listed) {
+                unlisted = dump(result);
+            } else {
+                result.rejected.clear();
+                CHECK(dump(result) == unlisted);
+            }
+        }
+    }
+}
+
+TEST_CASE("planner: a total below converts_below converts") {
+    for (const double from : {1e-9, 1e-3, 0.5, 1.0, 7.2, 1.6e4, 1e9}) {
+        for (const double to : {1e-9, 1.0, 7.2, 1.6e4, 1e9}) {
+            const FxRate a{"AAA", from, {}};
+            const FxRate b{"BBB", to, {}};
+            const std::int64_t below = planner_detail::converts_below(a, b);
+            INFO(from << " -> " << to << ": " << below);
+            CHECK(below >= 0);
+            if (below > 0) {
+                CHECK(FxTable::convert(below - 1, a, b).has_value());
+            }
+            // Not far below where conversion fails: a margin, not a bound that converts nothing.
+            if (below > 0 && below < std::numeric_limits<std::int64_t>::max() / 2) {
+                CHECK_FALSE(FxTable::convert(below * 2, a, b).has_value());
             }
         }
     }
