@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace gpuadvisor {
 
@@ -164,6 +165,33 @@ int min_gpus_to_fit(const NormalizedWorkload& w, const Hardware& hw, const Assum
     return 0;
 }
 
+namespace {
+
+// "ZeRO-2 sharded data parallel, full activation recomputation, 2-way tensor parallel": built
+// by hand, not by nested formats (a large catalog asks for thousands of estimates).
+std::string layout_words(const Layout& layout) {
+    std::string words;
+    words.reserve(80);
+    if (layout.zero_stage == 0) {
+        words += "data parallel";
+    } else {
+        words += "ZeRO-";
+        words += std::to_string(layout.zero_stage);
+        words += " sharded data parallel";
+    }
+    if (layout.recompute) {
+        words += ", full activation recomputation";
+    }
+    if (layout.tensor_parallel > 1) {
+        words += ", ";
+        words += std::to_string(layout.tensor_parallel);
+        words += "-way tensor parallel";
+    }
+    return words;
+}
+
+} // namespace
+
 Estimate estimate_training(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a) {
     Estimate e;
     e.min_gpus = min_gpus_to_fit(w, hw, a);
@@ -192,14 +220,7 @@ Estimate estimate_training(const NormalizedWorkload& w, const Hardware& hw, cons
     e.zero_stage = layout->zero_stage;
     e.recompute = layout->recompute;
     e.memory_per_gpu_gb = layout->memory_per_gpu_bytes / k_gb;
-    e.fit_reason = fmt::format(
-        "{}{}{}",
-        layout->zero_stage == 0 ? std::string("data parallel")
-                                : fmt::format("ZeRO-{} sharded data parallel", layout->zero_stage),
-        layout->recompute ? ", full activation recomputation" : "",
-        layout->tensor_parallel > 1
-            ? fmt::format(", {}-way tensor parallel", layout->tensor_parallel)
-            : "");
+    e.fit_reason = layout_words(*layout);
     const double mfu = training_mfu(w, a);
     const double flops = training_flops(w, a, layout->recompute);
     const int dp = hw.gpus / layout->tensor_parallel;

@@ -3,6 +3,7 @@
 #include "test_helpers.hpp"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <cmath>
 #include <map>
@@ -143,6 +144,37 @@ TEST_CASE("7B on 8 x A100-80GB: recomputation at 4096 tokens, then ZeRO-1 suffic
     CHECK(e.memory_per_gpu_gb == Approx(expected / 1e9));
     // 16N / 2 + activations fits in 72 GB under ZeRO-3; 1 GPU cannot shard.
     CHECK(e.min_gpus == 2);
+}
+
+TEST_CASE("a training layout is worded from its stage, recomputation and tensor parallelism") {
+    int tensor_parallel = 0;
+    int zero_stages = 0;
+    for (const char* model : {"llama-2-7b", "llama-2-70b", "gpt-3-175b"}) {
+        const NormalizedWorkload w = must_normalize(training(model, 1e12));
+        for (const char* id : {"T4", "A100-40GB", "A100-80GB"}) {
+            for (const int gpus : {1, 8, 16, 64}) {
+                const Estimate e = estimate(w, node(id, gpus), a());
+                if (!e.fits) {
+                    continue;
+                }
+                INFO(model << " on " << gpus << " x " << id);
+                const std::string stage =
+                    e.zero_stage == 0 ? "data parallel"
+                                      : fmt::format("ZeRO-{} sharded data parallel", e.zero_stage);
+                CHECK(e.fit_reason ==
+                      fmt::format("{}{}{}",
+                                  stage,
+                                  e.recompute ? ", full activation recomputation" : "",
+                                  e.tensor_parallel > 1
+                                      ? fmt::format(", {}-way tensor parallel", e.tensor_parallel)
+                                      : ""));
+                tensor_parallel += e.tensor_parallel > 1 ? 1 : 0;
+                zero_stages += e.zero_stage > 0 ? 1 : 0;
+            }
+        }
+    }
+    CHECK(tensor_parallel > 0); // each wording met at least once
+    CHECK(zero_stages > 0);
 }
 
 TEST_CASE("ZeRO-3 comes before recomputation when it is enough") {
