@@ -560,6 +560,9 @@ PlanResult Planner::run() {
         explain_no_fit();
     }
     for (std::size_t i = 0; i < groups.size() && i < m_c.top; ++i) {
+        if (groups[i].others_later) {
+            price_others(groups[i]);
+        }
         Candidate c = candidate_of(groups[i]);
         c.rank = static_cast<int>(i + 1);
         explain_candidate(c, m_w);

@@ -124,12 +124,23 @@ struct CountedLate {
     const Bill* bill = nullptr;                          // its Alike's (a map entry: stable)
     std::array<bool, std::size(k_all_plans)> admitted{}; // by Plan: priced, and no rule failed
 };
-// A feasible option of the configuration at hand, kept by pricing when every option of a
-// pricing shares its verdict (kept_by_pricing): only the group's best is made a whole Option.
-struct Kept {
+// The feasible options of one pricing in the configuration at hand, when every option of a
+// pricing shares its verdict (kept_by_pricing): how many, and the cheapest (the first of
+// equals, by row). Only it is made a whole Option; the others are priced again if its group
+// is shown (price_others).
+struct KeptByPricing {
+    std::size_t count = 0;
     std::int64_t total_micros = 0;
     std::int64_t list_total_micros = 0;
     const PriceRow* row = nullptr;
+
+    void add(std::int64_t total, std::int64_t list_total, const PriceRow* at) {
+        if (count++ == 0 || total < total_micros) {
+            total_micros = total;
+            list_total_micros = list_total;
+            row = at;
+        }
+    }
 };
 
 // The totals (micros of `from`) below which FxTable::convert to `to` cannot fail.
@@ -251,6 +262,7 @@ class Planner {
     // merge, no rule reads the region, no mix, nothing listed): keep them by pricing.
     bool kept_by_pricing() const { return m_by_pricing && m_c.regions.empty(); }
     void group_kept();
+    void price_others(Group& group);
     void rates_for(const InstanceType& instance);
     const std::string& country(const InstanceType& instance, const PriceRow& row);
     std::uint32_t tags_of(const std::vector<std::uint32_t>& matched);
@@ -327,9 +339,8 @@ class Planner {
     std::map<const Rule*, int> m_rule_rejections;
     std::vector<Option> m_run; // the feasible options of the configuration at hand
     // Or, when kept_by_pricing(), those of each plan (by Plan), and the first of each whole.
-    std::array<std::vector<Kept>, std::size(k_all_plans)> m_kept;
+    std::array<KeptByPricing, std::size(k_all_plans)> m_kept;
     std::array<Option, std::size(k_all_plans)> m_kept_first;
-    std::vector<AlsoIn> m_others;               // group_kept's, reused
     std::vector<std::size_t> m_plans_by_name;   // the plans (as indices) in their names' order
     Groups m_groups;                            // those of the configurations before it, grouped
     LateSummary m_late;                         // priced, but past the deadline

@@ -41,10 +41,10 @@ void Planner::kept_rows(const InstanceType& instance, const Bill& bill) {
                     keep_late({&instance, &row, m_at.count, name, p, run_hours, *total});
                     return;
                 }
-                std::vector<Kept>& kept = m_kept[p];
-                if (!kept.empty() && !over_budget(*total) && verdict(p).unmet == nullptr) {
+                KeptByPricing& kept = m_kept[p];
+                if (kept.count > 0 && !over_budget(*total) && verdict(p).unmet == nullptr) {
                     ++m_result.considered; // as admitted counts it
-                    kept.push_back({*total, *list, &row});
+                    kept.add(*total, *list, &row);
                     return;
                 }
                 keep(option_of(row, name, plan, run_hours, {*total, *list}), p);
@@ -53,28 +53,56 @@ void Planner::kept_rows(const InstanceType& instance, const Bill& bill) {
     }
 }
 
-// The kept options as add_run groups them: a group per pricing (in name order), its rows
-// cheapest first, then by region (rows are in region order).
+// The kept options as add_run groups them: a group per pricing (in name order), its cheapest
+// row first (the first of equals: rows are in region order); the other rows are counted.
 void Planner::group_kept() {
     for (const std::size_t p : m_plans_by_name) {
-        std::vector<Kept>& kept = m_kept[p];
-        if (kept.empty()) {
+        KeptByPricing& kept = m_kept[p];
+        if (kept.count == 0) {
             continue;
         }
-        std::sort(kept.begin(), kept.end(), [](const Kept& a, const Kept& b) {
-            return std::tie(a.total_micros, a.row) < std::tie(b.total_micros, b.row);
-        });
         Option best = m_kept_first[p]; // the same but for row and totals
-        best.row = kept.front().row;
-        best.total_micros = kept.front().total_micros;
-        best.list_total_micros = kept.front().list_total_micros;
-        m_others.clear();
-        for (std::size_t k = 1; k < kept.size(); ++k) {
-            m_others.push_back({kept[k].row, kept[k].total_micros});
-        }
-        m_groups.add_group(best, m_others);
-        kept.clear();
+        best.row = kept.row;
+        best.total_micros = kept.total_micros;
+        best.list_total_micros = kept.list_total_micros;
+        m_groups.add_group(best, kept.count - 1);
+        kept = {};
     }
+}
+
+// A shown group's other regions, priced again as kept_rows priced them: every row of the
+// configuration where the group's plan is priced, converts and is within the budget (the
+// verdict, tags and hours are the group's: the same for every row of a pricing), cheapest
+// first, then by region.
+void Planner::price_others(Group& group) {
+    const Option& best = m_groups.best[group.best];
+    const InstanceType& instance = *best.instance;
+    rates_for(instance);
+    Alike& alike = m_alike[std::tuple(best.estimate->get(), instance.gpu_count, best.count)];
+    const Bill& bill = bill_for(alike, best.count, **best.estimate);
+    std::vector<AlsoIn> others;
+    for (std::size_t r = 0; r < instance.regions.size(); ++r) {
+        const RowRates& rates = m_rates[r];
+        const PriceRow& row = instance.regions[r];
+        if (!rates.wanted || &row == best.row) {
+            continue;
+        }
+        each_priced_plan(
+            rates, m_plans_priced, bill, m_c, [&](Plan plan, std::size_t, const Totals& totals) {
+                const auto total = converted(totals.total_micros, rates);
+                if (plan == best.plan && total && converted(totals.list_total_micros, rates) &&
+                    !over_budget(*total)) {
+                    others.push_back({&row, *total});
+                }
+            });
+    }
+    std::sort(others.begin(), others.end(), [](const AlsoIn& a, const AlsoIn& b) {
+        return std::tie(a.total_micros, a.row) < std::tie(b.total_micros, b.row);
+    });
+    group.others_begin = m_groups.also.size();
+    m_groups.also.insert(m_groups.also.end(), others.begin(), others.end());
+    group.others_end = m_groups.also.size();
+    group.others_later = false;
 }
 
 // True when the configuration at hand misses the deadline under every plan it prices, and
@@ -290,11 +318,11 @@ void Planner::keep(Option o, std::size_t pricing) {
         m_run.push_back(std::move(o));
         return;
     }
-    std::vector<Kept>& kept = m_kept[pricing]; // only each group's best is made whole
-    if (kept.empty()) {
+    KeptByPricing& kept = m_kept[pricing]; // only each group's best is made whole
+    if (kept.count == 0) {
         m_kept_first[pricing] = o;
     }
-    kept.push_back({o.total_micros, o.list_total_micros, o.row});
+    kept.add(o.total_micros, o.list_total_micros, o.row);
 }
 
 // The index of the tags these matched rules give, made once per distinct set.

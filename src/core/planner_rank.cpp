@@ -28,7 +28,7 @@ void Groups::add_run(std::span<const Option> run, bool merge) {
     options += run.size();
     if (!merge) {
         for (const Option& o : run) {
-            groups.push_back({best.size(), also.size(), also.size(), false});
+            groups.push_back({best.size(), also.size(), also.size(), false, false});
             best.push_back(o);
         }
         return;
@@ -57,7 +57,7 @@ void Groups::add_run(std::span<const Option> run, bool merge) {
             groups.back().others_end = also.size();
             continue;
         }
-        groups.push_back({best.size(), also.size(), also.size(), false});
+        groups.push_back({best.size(), also.size(), also.size(), false, false});
         best.push_back(o);
     }
 }
@@ -79,11 +79,10 @@ std::uint8_t pricing_name_rank(std::size_t pricing_index) {
     return ranks.at(pricing_index);
 }
 
-void Groups::add_group(const Option& best_option, std::span<const AlsoIn> others) {
-    groups.push_back({best.size(), also.size(), also.size() + others.size(), false});
+void Groups::add_group(const Option& best_option, std::size_t others) {
+    groups.push_back({best.size(), also.size(), also.size(), false, others > 0});
     best.push_back(best_option);
-    also.insert(also.end(), others.begin(), others.end());
-    options += 1 + others.size();
+    options += 1 + others;
 }
 
 void Groups::append(Groups&& later) {

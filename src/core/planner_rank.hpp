@@ -52,6 +52,8 @@ struct Group {
     std::size_t others_begin = 0; // the other regions (in Groups::also), cheapest first
     std::size_t others_end = 0;
     bool pareto = false; // on the cost-time (or cost-latency) front
+    // The other regions are not kept: priced again if the group is shown (Planner::price_others).
+    bool others_later = false;
 };
 
 // The groups of the feasible options, made as the pass goes: one per (instance type, count,
@@ -65,8 +67,9 @@ struct Groups {
 
     // A configuration's options (one instance type and count, in the order priced).
     void add_run(std::span<const Option> run, bool merge);
-    // One group made already (as add_run makes it): its best option, the other regions.
-    void add_group(const Option& best_option, std::span<const AlsoIn> others);
+    // One group made already (as add_run makes it): its best option, and how many other
+    // regions it merges (priced again only if the group is shown).
+    void add_group(const Option& best_option, std::size_t others);
     // A later slice's groups, after these (its options' tags already renumbered).
     void append(Groups&& later);
 

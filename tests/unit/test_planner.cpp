@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <limits>
 
 using namespace gpuadvisor;
@@ -555,6 +556,52 @@ TEST_CASE("planner: listed or not, rejections give the same counts and picks and
                 result.rejected.clear();
                 CHECK(dump(result) == unlisted);
             }
+        }
+    }
+}
+
+TEST_CASE("planner: listed or not, a budget that splits a group's regions gives the same answer") {
+    // Unlisted, a group's other regions are priced again only when it is shown (price_others):
+    // those over the budget must stay out of it, as they do when each option is kept.
+    Workload month = training_7b(1e12);
+    month.deadline_hours = 24 * 30;
+    Setup open{workload_of(month), {}, {}, {}};
+    open.constraints.top = 40;
+    const PlanResult unbounded = run_builtin(open);
+    const Candidate* split = nullptr;
+    for (const Candidate& c : unbounded.recommendations) {
+        if (c.also_in.size() >= 2 && c.also_in.back().second > c.also_in.front().second) {
+            split = &c;
+            break;
+        }
+    }
+    REQUIRE(split != nullptr);
+    // Between the group's second and last region: the dearest regions go over the budget.
+    const double budget =
+        static_cast<double>(split->also_in.front().second + split->also_in.back().second) / 2 /
+        Money::k_micros_per_unit;
+    std::string unlisted;
+    for (const bool listed : {false, true}) {
+        Setup s{workload_of(month), {}, {}, {}};
+        s.workload.budget = budget;
+        s.constraints.top = 40;
+        s.constraints.list_rejections = listed;
+        PlanResult result = run_builtin(s);
+        const auto same = std::find_if(
+            result.recommendations.begin(), result.recommendations.end(), [&](const Candidate& c) {
+                return c.instance == split->instance && c.count == split->count &&
+                       c.pricing == split->pricing;
+            });
+        REQUIRE(same != result.recommendations.end());
+        CHECK(same->also_in.size() < split->also_in.size());
+        for (const auto& [region, total] : same->also_in) {
+            CHECK(static_cast<double>(total) <= budget * Money::k_micros_per_unit);
+        }
+        if (!listed) {
+            unlisted = dump(result);
+        } else {
+            result.rejected.clear();
+            CHECK(dump(result) == unlisted);
         }
     }
 }
