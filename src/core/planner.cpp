@@ -382,6 +382,9 @@ void Planner::rates_for(const InstanceType& instance) {
             m_plans_priced.push_back(plan);
         }
     }
+    if (m_w.deadline_hours && m_by_pricing) { // configurations may be counted late
+        summarise_rates();
+    }
 }
 
 namespace {

@@ -86,6 +86,15 @@ struct RowRates {
     std::int64_t converts_below = std::numeric_limits<std::int64_t>::max();
 };
 
+// What the wanted rows of the instance type at hand that price a plan have in common
+// (rates_for): enough to count a late configuration's rows without pricing each (late_counts).
+struct PlanRows {
+    std::size_t rows = 0;
+    std::int64_t max_micros = 0; // their largest rate or list rate
+    bool negative = false;       // some rate below zero (none, from a valid catalog)
+    std::int64_t converts_below = std::numeric_limits<std::int64_t>::max(); // their smallest
+};
+
 // What the rules say of the options of one pricing in the configuration at hand (and region,
 // when a rule reads the region): the same for each of them, so worked out once.
 struct Verdict {
@@ -221,6 +230,8 @@ class Planner {
     std::array<LateRows, std::size(k_all_plans)>
     late_rows(const InstanceType& instance, const Bill& bill, LateWork work);
     void price_counted_late();
+    bool late_counts(const Bill& bill, std::array<LateRows, std::size(k_all_plans)>& by_plan);
+    void summarise_rates();
     std::optional<std::int64_t> converted(std::int64_t micros, const RowRates& rates) const;
     bool converts(const Totals& totals, const RowRates& rates) const;
     // An offer (a row of the configuration at hand) priced under each plan, each option kept.
@@ -363,6 +374,10 @@ class Planner {
     std::vector<std::string> m_countries;
     const InstanceType* m_rates_of = nullptr; // whose rows m_rates holds
     std::vector<RowRates> m_rates;
+    // m_rates summed up, when configurations may be counted late (summarise_rates):
+    std::array<PlanRows, std::size(k_all_plans)> m_plan_rows; // by Plan, over m_rates
+    std::size_t m_wanted_rows = 0;                            // of m_rates
+    std::vector<std::pair<std::size_t, Plan>> m_term_rows;    // (row, term plan) priced, in order
     std::vector<Plan> m_plans_asked; // --pricing's, or every plan (spot if interruptible), in order
     std::vector<Plan> m_plans_priced; // the plans some row of m_rates prices, in k_all_plans order
     const FxRate* m_currency = nullptr; // the currency asked for (nullptr: unknown)

@@ -184,6 +184,9 @@ void Planner::price_counted_late() {
 std::array<LateRows, std::size(k_all_plans)>
 Planner::late_rows(const InstanceType& instance, const Bill& bill, LateWork work) {
     std::array<LateRows, std::size(k_all_plans)> by_plan{};
+    if (work == LateWork::count && late_counts(bill, by_plan)) {
+        return by_plan;
+    }
     for (std::size_t r = 0; r < instance.regions.size(); ++r) {
         const RowRates& rates = m_rates[r];
         if (!rates.wanted) {
@@ -216,6 +219,88 @@ Planner::late_rows(const InstanceType& instance, const Bill& bill, LateWork work
         }
     }
     return by_plan;
+}
+
+// late_rows' counts without pricing each row, where that gives the same: when the dearest rate
+// of each plan, at a one-tier bill, neither overflows nor nears the point where conversion
+// fails, every row that prices a plan is priced and converts, so it counts, but a term plan
+// only where it costs less than on-demand. False (nothing counted) otherwise.
+bool Planner::late_counts(const Bill& bill, std::array<LateRows, std::size(k_all_plans)>& by_plan) {
+    bool terms = false;
+    for (const Plan plan : m_plans_priced) {
+        const auto p = static_cast<std::size_t>(plan);
+        const BilledQuantities& q = bill.by_plan[p];
+        const PlanRows& rows = m_plan_rows[p];
+        if (q.count != 1 || !q.thousandths[0] || *q.thousandths[0] < 0 || rows.negative) {
+            return false;
+        }
+        const auto dearest = multiply_thousandths(rows.max_micros, *q.thousandths[0]);
+        if (!dearest || *dearest >= rows.converts_below) {
+            return false;
+        }
+        const bool term = plan != Plan::on_demand && plan != Plan::spot;
+        terms |= term && !m_c.plan;
+        by_plan[p].priced = term && !m_c.plan ? 0 : rows.rows;
+    }
+    if (m_c.plan) { // a row that does not sell the plan asked for is a "price" rejection
+        const std::size_t unpriced =
+            m_wanted_rows - m_plan_rows[static_cast<std::size_t>(*m_c.plan)].rows;
+        if (unpriced > 0) {
+            count_rejections("price", unpriced);
+        }
+    }
+    if (!terms) {
+        return true;
+    }
+    const auto total = [&](std::size_t r, Plan plan) {
+        const auto p = static_cast<std::size_t>(plan);
+        return *multiply_thousandths(m_rates[r].by_plan[p].micros, *bill.by_plan[p].thousandths[0]);
+    };
+    constexpr auto k_on_demand = static_cast<std::size_t>(Plan::on_demand);
+    std::size_t row = m_rates.size();
+    std::optional<std::int64_t> on_demand; // the row's (a row that prices it has it in
+                                           // m_plans_priced, so checked above)
+    for (const auto& [r, plan] : m_term_rows) {
+        if (r != row) {
+            row = r;
+            on_demand = m_rates[r].by_plan[k_on_demand].priced
+                            ? std::optional(total(r, Plan::on_demand))
+                            : std::nullopt;
+        }
+        if (!on_demand || total(r, plan) < *on_demand) {
+            ++by_plan[static_cast<std::size_t>(plan)].priced;
+        }
+    }
+    return true;
+}
+
+// What late_counts reads of the rate table at hand (rates_for's): each plan's rows and dearest
+// rate, and the term plans' rows.
+void Planner::summarise_rates() {
+    m_plan_rows = {};
+    m_wanted_rows = 0;
+    m_term_rows.clear();
+    for (std::size_t r = 0; r < m_rates.size(); ++r) {
+        const RowRates& rates = m_rates[r];
+        if (!rates.wanted) {
+            continue;
+        }
+        ++m_wanted_rows;
+        for (const Plan plan : m_plans_priced) {
+            const RowRates::PlanRate& rate = rates.by_plan[static_cast<std::size_t>(plan)];
+            if (!rate.priced) {
+                continue;
+            }
+            PlanRows& rows = m_plan_rows[static_cast<std::size_t>(plan)];
+            ++rows.rows;
+            rows.max_micros = std::max(rows.max_micros, std::max(rate.micros, rate.list_micros));
+            rows.negative |= rate.micros < 0 || rate.list_micros < 0;
+            rows.converts_below = std::min(rows.converts_below, rates.converts_below);
+            if (plan != Plan::on_demand && plan != Plan::spot) {
+                m_term_rows.emplace_back(r, plan);
+            }
+        }
+    }
 }
 
 // Whether both totals convert to the currency asked for (converted gives a value for each).

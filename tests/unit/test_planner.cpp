@@ -12,7 +12,9 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <numeric>
 
 using namespace gpuadvisor;
 
@@ -703,6 +705,80 @@ instances:
         INFO(r.no_fit);
         CHECK(r.recommendations.empty());
         CHECK(r.no_fit.find("(testcloud eu-west-1, spot)") != std::string::npos);
+    }
+}
+
+TEST_CASE("planner: a term plan that costs as much as on-demand is not priced, listed or not") {
+    // Unlisted, a late configuration's rows are counted (late_counts) with the term rule
+    // pricing applies: a term plan counts only where it costs less than on-demand. Here, at 64
+    // instances, reserved_1y costs exactly what on-demand does.
+    Workload w = training_7b(1e12);
+    w.deadline_hours = 1; // nothing meets it: every configuration is late
+    const NormalizedWorkload normalized = workload_of(w);
+    Hardware hw;
+    hw.gpu = builtin_catalog().find_gpu("A100-40GB");
+    REQUIRE(hw.gpu != nullptr);
+    hw.gpus = 8 * 64;
+    hw.gpus_per_node = 8;
+    hw.nvlink = true;
+    hw.network_gbps = 400;
+    hw.rdma = true;
+    const Estimate e = estimate(normalized, hw, builtin_assumptions());
+    const Usage usage{64, std::max(0.001, std::round(e.hours * 1000) / 1000), 1, 0};
+    const SpotModel spot;
+    const std::int64_t on_demand = *billed_quantities(usage, Plan::on_demand, spot).thousandths[0];
+    const std::int64_t reserved = *billed_quantities(usage, Plan::reserved_1y, spot).thousandths[0];
+    // Rates in the inverse ratio of the quantities: equal products, so equal totals.
+    const std::int64_t common = std::gcd(on_demand, reserved);
+    const std::int64_t scale = 1 + 1'000'000 / std::min(on_demand / common, reserved / common);
+    const auto price = [](std::int64_t micros) {
+        return fmt::format("{}.{:06}", micros / 1'000'000, micros % 1'000'000);
+    };
+    const CatalogLoad load = test::load_text(fmt::format(R"(schema_version: 1
+provider: {{id: testcloud}}
+instances:
+  - id: big.8x
+    family: big
+    gpu: A100-40GB
+    gpu_count: 8
+    vcpus: 96
+    memory_gb: 1152
+    network_gbps: 400
+    rdma: true
+    nvlink: true
+    regions:
+      - {{region: eu-west-1, on_demand: {}, reserved_1y: {}}}
+)",
+                                                         price(reserved / common * scale),
+                                                         price(on_demand / common * scale)));
+    INFO(test::describe(load.diagnostics));
+    REQUIRE_FALSE(load.diagnostics.has_errors());
+    std::string unlisted;
+    for (const bool listed : {false, true}) {
+        Setup s{normalized, {}, {}, {}};
+        s.needs = requirements(s.workload, builtin_assumptions());
+        s.constraints.list_rejections = listed;
+        PlanResult r = plan({&s.workload,
+                             &s.needs,
+                             &load.catalog,
+                             &builtin_assumptions(),
+                             &s.rules,
+                             &builtin_fx(),
+                             {},
+                             s.constraints});
+        CHECK(r.recommendations.empty());
+        if (!listed) {
+            unlisted = dump(r);
+        } else {
+            // At 64 instances on-demand alone is priced: the tie is no reason to reserve.
+            const auto at_64 =
+                std::count_if(r.rejected.begin(), r.rejected.end(), [](const auto& x) {
+                    return x.instance->id == "big.8x" && x.count == 64 && x.code == "deadline";
+                });
+            CHECK(at_64 == 1);
+            r.rejected.clear();
+            CHECK(dump(r) == unlisted);
+        }
     }
 }
 
