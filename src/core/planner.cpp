@@ -350,6 +350,26 @@ void Planner::rates_for(const InstanceType& instance) {
     m_rates_of = &instance;
     m_rates.assign(instance.regions.size(), {});
     std::array<bool, std::size(k_all_plans)> priced{};
+    if (m_w.deadline_hours && m_by_pricing) { // configurations may be counted late
+        m_plan_rows = {};
+        m_wanted_rows = 0;
+        m_term_rows.clear();
+        rate_rows<true>(instance, priced);
+    } else {
+        rate_rows<false>(instance, priced);
+    }
+    m_plans_priced.clear();
+    for (const Plan plan : k_all_plans) {
+        if (priced[static_cast<std::size_t>(plan)]) {
+            m_plans_priced.push_back(plan);
+        }
+    }
+}
+
+// rates_for's rows, and (Summarise) what late_counts reads of them.
+template <bool Summarise>
+void Planner::rate_rows(const InstanceType& instance,
+                        std::array<bool, std::size(k_all_plans)>& priced) {
     for (std::size_t r = 0; r < instance.regions.size(); ++r) {
         const PriceRow& row = instance.regions[r];
         RowRates& rates = m_rates[r];
@@ -373,17 +393,14 @@ void Planner::rates_for(const InstanceType& instance) {
             if (const auto rate = plan_rate_figures({&instance, &row}, plan, m_quiet)) {
                 rates.by_plan[p] = {true, rate->micros, rate->list_micros};
                 priced[p] = true;
+                if constexpr (Summarise) {
+                    summarise_rate(r, plan, *rate);
+                }
             }
         }
-    }
-    m_plans_priced.clear();
-    for (const Plan plan : k_all_plans) {
-        if (priced[static_cast<std::size_t>(plan)]) {
-            m_plans_priced.push_back(plan);
+        if constexpr (Summarise) {
+            ++m_wanted_rows;
         }
-    }
-    if (m_w.deadline_hours && m_by_pricing) { // configurations may be counted late
-        summarise_rates();
     }
 }
 

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -231,7 +232,16 @@ class Planner {
     late_rows(const InstanceType& instance, const Bill& bill, LateWork work);
     void price_counted_late();
     bool late_counts(const Bill& bill, std::array<LateRows, std::size(k_all_plans)>& by_plan);
-    void summarise_rates();
+    void summarise_rate(std::size_t r, Plan plan, const RateFigures& rate) {
+        PlanRows& rows = m_plan_rows[static_cast<std::size_t>(plan)];
+        ++rows.rows;
+        rows.max_micros = std::max(rows.max_micros, std::max(rate.micros, rate.list_micros));
+        rows.negative |= rate.micros < 0 || rate.list_micros < 0;
+        rows.converts_below = std::min(rows.converts_below, m_rates[r].converts_below);
+        if (plan != Plan::on_demand && plan != Plan::spot) {
+            m_term_rows.emplace_back(r, plan);
+        }
+    }
     std::optional<std::int64_t> converted(std::int64_t micros, const RowRates& rates) const;
     bool converts(const Totals& totals, const RowRates& rates) const;
     // An offer (a row of the configuration at hand) priced under each plan, each option kept.
@@ -275,6 +285,8 @@ class Planner {
     void group_kept();
     void price_others(Group& group);
     void rates_for(const InstanceType& instance);
+    template <bool Summarise>
+    void rate_rows(const InstanceType& instance, std::array<bool, std::size(k_all_plans)>& priced);
     const std::string& country(const InstanceType& instance, const PriceRow& row);
     std::uint32_t tags_of(const std::vector<std::uint32_t>& matched);
     Verdict& verdict(std::size_t pricing); // by pricing_index
@@ -374,7 +386,7 @@ class Planner {
     std::vector<std::string> m_countries;
     const InstanceType* m_rates_of = nullptr; // whose rows m_rates holds
     std::vector<RowRates> m_rates;
-    // m_rates summed up, when configurations may be counted late (summarise_rates):
+    // m_rates summed up by rates_for, when configurations may be counted late (late_counts):
     std::array<PlanRows, std::size(k_all_plans)> m_plan_rows; // by Plan, over m_rates
     std::size_t m_wanted_rows = 0;                            // of m_rates
     std::vector<std::pair<std::size_t, Plan>> m_term_rows;    // (row, term plan) priced, in order

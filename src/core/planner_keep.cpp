@@ -274,35 +274,6 @@ bool Planner::late_counts(const Bill& bill, std::array<LateRows, std::size(k_all
     return true;
 }
 
-// What late_counts reads of the rate table at hand (rates_for's): each plan's rows and dearest
-// rate, and the term plans' rows.
-void Planner::summarise_rates() {
-    m_plan_rows = {};
-    m_wanted_rows = 0;
-    m_term_rows.clear();
-    for (std::size_t r = 0; r < m_rates.size(); ++r) {
-        const RowRates& rates = m_rates[r];
-        if (!rates.wanted) {
-            continue;
-        }
-        ++m_wanted_rows;
-        for (const Plan plan : m_plans_priced) {
-            const RowRates::PlanRate& rate = rates.by_plan[static_cast<std::size_t>(plan)];
-            if (!rate.priced) {
-                continue;
-            }
-            PlanRows& rows = m_plan_rows[static_cast<std::size_t>(plan)];
-            ++rows.rows;
-            rows.max_micros = std::max(rows.max_micros, std::max(rate.micros, rate.list_micros));
-            rows.negative |= rate.micros < 0 || rate.list_micros < 0;
-            rows.converts_below = std::min(rows.converts_below, rates.converts_below);
-            if (plan != Plan::on_demand && plan != Plan::spot) {
-                m_term_rows.emplace_back(r, plan);
-            }
-        }
-    }
-}
-
 // Whether both totals convert to the currency asked for (converted gives a value for each).
 bool Planner::converts(const Totals& totals, const RowRates& rates) const {
     if (!rates.converted) {
