@@ -36,20 +36,23 @@ void Planner::kept_rows(const InstanceType& instance, const Bill& bill) {
                     return;
                 }
                 const std::optional<double>& run_hours = bill.run_hours[plan == Plan::spot ? 1 : 0];
-                const std::string_view name = plan_flag_name(plan);
                 if (late(run_hours)) {
-                    keep_late({&instance, &row, m_at.count, name, p, run_hours, *total});
+                    keep_late(
+                        {&instance, &row, m_at.count, plan_flag_name(plan), p, run_hours, *total});
                     return;
                 }
+                // One kept already: the rules admitted the pricing (the same verdict each row).
                 KeptByPricing& kept = m_kept[p];
-                if (kept.count > 0 && !over_budget(*total) && verdict(p).unmet == nullptr) {
+                if (kept.count > 0 && !over_budget(*total)) {
                     ++m_result.considered; // as admitted counts it
                     kept.add(*total, *list, &row);
                     return;
                 }
-                keep(option_of(row, name, plan, run_hours, {*total, *list}), p);
+                keep(option_of(row, plan_flag_name(plan), plan, run_hours, {*total, *list}), p);
             });
-        reject_unpriced(instance, row, m_at.count, too_large, priced);
+        if (too_large || !priced) {
+            reject_unpriced(instance, row, m_at.count, too_large, priced);
+        }
     }
 }
 
