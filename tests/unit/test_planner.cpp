@@ -709,11 +709,10 @@ instances:
 }
 
 TEST_CASE("planner: a term plan that costs as much as on-demand is not priced, listed or not") {
-    // Unlisted, a late configuration's rows are counted (late_counts) with the term rule
-    // pricing applies: a term plan counts only where it costs less than on-demand. Here, at 64
-    // instances, reserved_1y costs exactly what on-demand does.
+    // A term plan is priced only where it costs less than on-demand: listed or not, late
+    // (late_counts counts the rows) or on time (kept_rows keeps them). Here, at 64 instances,
+    // reserved_1y costs exactly what on-demand does.
     Workload w = training_7b(1e12);
-    w.deadline_hours = 1; // nothing meets it: every configuration is late
     const NormalizedWorkload normalized = workload_of(w);
     Hardware hw;
     hw.gpu = builtin_catalog().find_gpu("A100-40GB");
@@ -753,31 +752,51 @@ instances:
                                                          price(on_demand / common * scale)));
     INFO(test::describe(load.diagnostics));
     REQUIRE_FALSE(load.diagnostics.has_errors());
-    std::string unlisted;
-    for (const bool listed : {false, true}) {
-        Setup s{normalized, {}, {}, {}};
-        s.needs = requirements(s.workload, builtin_assumptions());
-        s.constraints.list_rejections = listed;
-        PlanResult r = plan({&s.workload,
-                             &s.needs,
-                             &load.catalog,
-                             &builtin_assumptions(),
-                             &s.rules,
-                             &builtin_fx(),
-                             {},
-                             s.constraints});
-        CHECK(r.recommendations.empty());
-        if (!listed) {
-            unlisted = dump(r);
-        } else {
-            // At 64 instances on-demand alone is priced: the tie is no reason to reserve.
-            const auto at_64 =
-                std::count_if(r.rejected.begin(), r.rejected.end(), [](const auto& x) {
-                    return x.instance->id == "big.8x" && x.count == 64 && x.code == "deadline";
-                });
-            CHECK(at_64 == 1);
-            r.rejected.clear();
-            CHECK(dump(r) == unlisted);
+    // A deadline nothing meets (every configuration late), and one that 64 instances just meet.
+    for (const double deadline : {1.0, usage.period_hours + 0.5}) {
+        INFO("deadline " << deadline);
+        const bool all_late = deadline < 2;
+        std::string unlisted;
+        for (const bool listed : {false, true}) {
+            Setup s{normalized, {}, {}, {}};
+            s.workload.deadline_hours = deadline;
+            s.needs = requirements(s.workload, builtin_assumptions());
+            s.constraints.list_rejections = listed;
+            s.constraints.top = 1000;
+            PlanResult r = plan({&s.workload,
+                                 &s.needs,
+                                 &load.catalog,
+                                 &builtin_assumptions(),
+                                 &s.rules,
+                                 &builtin_fx(),
+                                 {},
+                                 s.constraints});
+            const auto at_64 = [&](std::string_view pricing) {
+                return std::count_if(
+                    r.recommendations.begin(), r.recommendations.end(), [&](const Candidate& c) {
+                        return c.instance->id == "big.8x" && c.count == 64 && c.pricing == pricing;
+                    });
+            };
+            if (!all_late) { // at 64 instances on-demand alone is priced
+                CHECK(at_64("on-demand") == 1);
+                CHECK(at_64("reserved-1y") == 0);
+            } else {
+                CHECK(r.recommendations.empty());
+            }
+            if (!listed) {
+                unlisted = dump(r);
+            } else if (all_late) {
+                // At 64 instances on-demand alone is priced: the tie is no reason to reserve.
+                const auto late_at_64 =
+                    std::count_if(r.rejected.begin(), r.rejected.end(), [](const auto& x) {
+                        return x.instance->id == "big.8x" && x.count == 64 && x.code == "deadline";
+                    });
+                CHECK(late_at_64 == 1);
+            }
+            if (listed) {
+                r.rejected.clear();
+                CHECK(dump(r) == unlisted);
+            }
         }
     }
 }
