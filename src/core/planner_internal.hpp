@@ -29,6 +29,7 @@
 namespace gpuadvisor::planner_detail {
 
 constexpr int k_default_max_instances = 64;
+constexpr std::size_t k_max_counts = 4; // choose_counts: the fewest that fit, fast, 2x, 4x
 constexpr double k_max_gpus = 4096;
 
 // A configuration that misses the deadline: only what its rejection and the no-fit

@@ -70,6 +70,16 @@ void LateSummary::append(LateSummary&& later) {
 }
 
 void Planner::pass(std::span<const InstanceType> instances) {
+    // Room for as many groups as the slice can make (up to four counts per instance type, a
+    // group per plan) and its counted late configurations, asked for once: grown by doubling,
+    // these vectors would copy themselves and touch twice the memory, and on a large catalog a
+    // page touched first costs more than the work stored in it. Room never used is never
+    // touched, so it costs no memory.
+    const std::size_t configurations = instances.size() * k_max_counts;
+    m_groups.reserve(configurations * std::max<std::size_t>(1, m_plans_asked.size()));
+    if (m_w.deadline_hours) {
+        m_counted_late.reserve(configurations);
+    }
     for (const InstanceType& instance : instances) {
         if (const Gpu* gpu = m_in.catalog->find_gpu(instance.gpu)) {
             instance_type(instance, *gpu);
@@ -144,6 +154,14 @@ void Planner::pass_over_offers() {
             std::rethrow_exception(error);
         }
     }
+    Groups::Sizes all = m_groups.sizes(); // room for every slice's groups, asked for once
+    std::size_t counted_late = m_counted_late.size();
+    for (const auto& helper : m_helpers) {
+        all += helper->m_groups.sizes();
+        counted_late += helper->m_counted_late.size();
+    }
+    m_groups.reserve(all);
+    m_counted_late.reserve(counted_late);
     for (const auto& helper : m_helpers) { // in catalog order
         absorb(std::move(*helper));
     }

@@ -73,6 +73,25 @@ struct Groups {
     // A later slice's groups, after these (its options' tags already renumbered).
     void append(Groups&& later);
 
+    struct Sizes {
+        std::size_t best = 0;
+        std::size_t also = 0;
+        std::size_t groups = 0;
+        Sizes& operator+=(const Sizes& more) {
+            best += more.best;
+            also += more.also;
+            groups += more.groups;
+            return *this;
+        }
+    };
+    Sizes sizes() const { return {best.size(), also.size(), groups.size()}; }
+    void reserve(const Sizes& room) {
+        best.reserve(room.best);
+        also.reserve(room.also);
+        groups.reserve(room.groups);
+    }
+    void reserve(std::size_t room) { reserve({room, 0, room}); }
+
   private:
     // add_run's sort keys (integers only), reused.
     struct RunKey {
