@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <limits>
 #include <map>
 #include <stdexcept>
 #include <tuple>
@@ -21,16 +20,6 @@ namespace planner_detail {
 
 bool slice(const InstanceType& instance) {
     return instance.gpu_count < 1;
-}
-
-// The totals (micros of `from`) below which FxTable::convert to `to` cannot fail: it fails at
-// 9e18 converted micros, and 8e18 leaves a margin far wider than either's rounding.
-std::int64_t converts_below(const FxRate& from, const FxRate& to) {
-    const double bound = 8e18 * from.per_usd / to.per_usd;
-    if (bound >= 9e18) {
-        return std::numeric_limits<std::int64_t>::max();
-    }
-    return bound > 0 ? static_cast<std::int64_t>(bound) : 0; // (NaN: 0, so convert decides)
 }
 
 Hardware hardware_for(const InstanceType& instance, const Gpu& gpu, int count) {

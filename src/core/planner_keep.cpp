@@ -10,14 +10,15 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <tuple>
 
 namespace gpuadvisor::planner_detail {
 
 // The rows of the configuration at hand when kept_by_pricing(): priced and checked as offer
-// does, but an option whose pricing already has a kept option, within the budget and admitted
-// by the rules, is kept as a (total, row) pair without being made whole (group_kept makes the
-// group's best whole).
+// does, but an option whose pricing already has a kept option (so the rules admitted it) and
+// within the budget is only counted, and its total compared with the cheapest so far, without
+// being made whole (group_kept makes the group's best whole).
 void Planner::kept_rows(const InstanceType& instance, const Bill& bill) {
     for (std::size_t r = 0; r < instance.regions.size(); ++r) {
         const RowRates& rates = m_rates[r];
@@ -275,6 +276,16 @@ bool Planner::late_counts(const Bill& bill, std::array<LateRows, std::size(k_all
         }
     }
     return true;
+}
+
+// The totals (micros of `from`) below which FxTable::convert to `to` cannot fail: it fails at
+// 9e18 converted micros, and 8e18 leaves a margin far wider than either's rounding.
+std::int64_t converts_below(const FxRate& from, const FxRate& to) {
+    const double bound = 8e18 * from.per_usd / to.per_usd;
+    if (bound >= 9e18) {
+        return std::numeric_limits<std::int64_t>::max();
+    }
+    return bound > 0 ? static_cast<std::int64_t>(bound) : 0; // (NaN: 0, so convert decides)
 }
 
 // Whether both totals convert to the currency asked for (converted gives a value for each).
