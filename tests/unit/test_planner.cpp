@@ -420,17 +420,45 @@ namespace {
 // per configuration and pricing) and with one on the region (tested for every option).
 enum class RuleClause { none, provider, region };
 
-// On the built-in catalog: many instance types alike in hardware, some not.
-PlanResult run_builtin(Setup& s) {
+// On a given catalog and exchange rates.
+PlanResult run_on(Setup& s, const Catalog& catalog, const FxTable& fx = builtin_fx()) {
     s.needs = requirements(s.workload, builtin_assumptions());
     return plan({&s.workload,
                  &s.needs,
-                 &builtin_catalog(),
+                 &catalog,
                  &builtin_assumptions(),
                  &s.rules,
-                 &builtin_fx(),
+                 &fx,
                  {},
                  s.constraints});
+}
+
+// On the built-in catalog: many instance types alike in hardware, some not.
+PlanResult run_builtin(Setup& s) {
+    return run_on(s, builtin_catalog());
+}
+
+// The test catalog and one more instance type, big.8x (8 x A100-40GB), in the regions given
+// (YAML flow mappings, one per line).
+CatalogLoad with_big_8x(const std::vector<std::string>& regions) {
+    std::string text = R"(schema_version: 1
+provider: {id: testcloud}
+instances:
+  - id: big.8x
+    family: big
+    gpu: A100-40GB
+    gpu_count: 8
+    vcpus: 96
+    memory_gb: 1152
+    network_gbps: 400
+    rdma: true
+    nvlink: true
+    regions:
+)";
+    for (const std::string& region : regions) {
+        text += "      - " + region + "\n";
+    }
+    return test::load_text(text);
 }
 
 std::string rule_text(const std::string& id, const std::string& effect) {
@@ -621,18 +649,10 @@ TEST_CASE("planner: listed or not, totals that do not convert are rejected alike
         std::string unlisted;
         for (const bool listed : {false, true}) {
             Setup s{workload_of(month), {}, {}, {}};
-            s.needs = requirements(s.workload, builtin_assumptions());
             s.constraints.interruptible = true;
             s.constraints.list_rejections = listed;
             s.constraints.top = 40;
-            PlanResult result = plan({&s.workload,
-                                      &s.needs,
-                                      &builtin_catalog(),
-                                      &builtin_assumptions(),
-                                      &s.rules,
-                                      fx,
-                                      {},
-                                      s.constraints});
+            PlanResult result = run_on(s, builtin_catalog(), *fx);
             CHECK(result.rejected_by_code.count("price") == 1);
             CHECK(result.rejected_by_code.count("deadline") == 1);
             if (!listed) {
@@ -668,40 +688,18 @@ TEST_CASE("planner: of late configurations equal in time and cost, the first pri
     // Spot without interruptions takes as long as on-demand, and here costs as much in the
     // other region: the no-fit explanation names the first of the two in the order priced
     // (region, then plan), listed or not.
-    const CatalogLoad load = test::load_text(R"(schema_version: 1
-provider: {id: testcloud}
-instances:
-  - id: big.8x
-    family: big
-    gpu: A100-40GB
-    gpu_count: 8
-    vcpus: 96
-    memory_gb: 1152
-    network_gbps: 400
-    rdma: true
-    nvlink: true
-    regions:
-      - {region: eu-west-1, on_demand: 12, spot: 10}
-      - {region: us-east-1, on_demand: 10, spot: 12}
-)");
+    const CatalogLoad load = with_big_8x({"{region: eu-west-1, on_demand: 12, spot: 10}",
+                                          "{region: us-east-1, on_demand: 10, spot: 12}"});
     INFO(test::describe(load.diagnostics));
     REQUIRE_FALSE(load.diagnostics.has_errors());
     Workload w = training_7b(1e12);
     w.deadline_hours = 1;
     for (const bool listed : {false, true}) {
         Setup s{workload_of(w), {}, {}, {}};
-        s.needs = requirements(s.workload, builtin_assumptions());
         s.constraints.interruptible = true;
         s.constraints.list_rejections = listed;
         s.constraints.gpus = {"A100-40GB"};
-        const PlanResult r = plan({&s.workload,
-                                   &s.needs,
-                                   &load.catalog,
-                                   &builtin_assumptions(),
-                                   &s.rules,
-                                   &builtin_fx(),
-                                   {},
-                                   s.constraints});
+        const PlanResult r = run_on(s, load.catalog);
         INFO(r.no_fit);
         CHECK(r.recommendations.empty());
         CHECK(r.no_fit.find("(testcloud eu-west-1, spot)") != std::string::npos);
@@ -733,23 +731,10 @@ TEST_CASE("planner: a term plan that costs as much as on-demand is not priced, l
     const auto price = [](std::int64_t micros) {
         return fmt::format("{}.{:06}", micros / 1'000'000, micros % 1'000'000);
     };
-    const CatalogLoad load = test::load_text(fmt::format(R"(schema_version: 1
-provider: {{id: testcloud}}
-instances:
-  - id: big.8x
-    family: big
-    gpu: A100-40GB
-    gpu_count: 8
-    vcpus: 96
-    memory_gb: 1152
-    network_gbps: 400
-    rdma: true
-    nvlink: true
-    regions:
-      - {{region: eu-west-1, on_demand: {}, reserved_1y: {}}}
-)",
-                                                         price(reserved / common * scale),
-                                                         price(on_demand / common * scale)));
+    const CatalogLoad load =
+        with_big_8x({fmt::format("{{region: eu-west-1, on_demand: {}, reserved_1y: {}}}",
+                                 price(reserved / common * scale),
+                                 price(on_demand / common * scale))});
     INFO(test::describe(load.diagnostics));
     REQUIRE_FALSE(load.diagnostics.has_errors());
     // A deadline nothing meets (every configuration late), and one that 64 instances just meet.
@@ -760,17 +745,9 @@ instances:
         for (const bool listed : {false, true}) {
             Setup s{normalized, {}, {}, {}};
             s.workload.deadline_hours = deadline;
-            s.needs = requirements(s.workload, builtin_assumptions());
             s.constraints.list_rejections = listed;
             s.constraints.top = 1000;
-            PlanResult r = plan({&s.workload,
-                                 &s.needs,
-                                 &load.catalog,
-                                 &builtin_assumptions(),
-                                 &s.rules,
-                                 &builtin_fx(),
-                                 {},
-                                 s.constraints});
+            PlanResult r = run_on(s, load.catalog);
             const auto at_64 = [&](std::string_view pricing) {
                 return std::count_if(
                     r.recommendations.begin(), r.recommendations.end(), [&](const Candidate& c) {
