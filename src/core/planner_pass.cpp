@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <exception>
+#include <string_view>
 #include <system_error>
 #include <thread>
 #include <tuple>
+#include <unordered_map>
 
 namespace gpuadvisor::planner_detail {
 
@@ -80,9 +82,15 @@ void Planner::pass(std::span<const InstanceType> instances) {
     if (m_w.deadline_hours) {
         m_counted_late.reserve(configurations);
     }
+    // Each GPU's entry looked up once by name (a catalog has tens of GPUs and 10,000s of types).
+    std::unordered_map<std::string_view, const Gpu*> gpus;
     for (const InstanceType& instance : instances) {
-        if (const Gpu* gpu = m_in.catalog->find_gpu(instance.gpu)) {
-            instance_type(instance, *gpu);
+        const auto [it, added] = gpus.try_emplace(instance.gpu, nullptr);
+        if (added) {
+            it->second = m_in.catalog->find_gpu(instance.gpu);
+        }
+        if (it->second != nullptr) {
+            instance_type(instance, *it->second);
         }
     }
 }
