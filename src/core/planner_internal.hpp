@@ -217,6 +217,7 @@ class Planner {
     // The pass over every offer: pricing, rules, deadline and budget (planner_pass.cpp).
     void pass_over_offers();
     void pass(std::span<const InstanceType> instances);
+    void reserve_room(std::span<const InstanceType> instances);
     void absorb(Planner&& later);
     void instance_type(const InstanceType& instance, const Gpu& gpu);
     const CountChoice& counts(const InstanceType& instance, const Gpu& gpu);

@@ -71,17 +71,27 @@ void LateSummary::append(LateSummary&& later) {
     }
 }
 
-void Planner::pass(std::span<const InstanceType> instances) {
-    // Room for as many groups as the slice can make (up to four counts per instance type, a
-    // group per plan) and its counted late configurations, asked for once: grown by doubling,
-    // these vectors would copy themselves and touch twice the memory, and on a large catalog a
-    // page touched first costs more than the work stored in it. Room never used is never
-    // touched, so it costs no memory.
-    const std::size_t configurations = instances.size() * k_max_counts;
-    m_groups.reserve(configurations * std::max<std::size_t>(1, m_plans_asked.size()));
+// Room, asked for once, for the groups and counted late configurations a slice is likely to
+// make: as many as it can make (four counts per instance type, a group per plan), but no more
+// than one per offer, so room stays in proportion to the catalog (a slice that makes more
+// grows as before). Grown by doubling from nothing, these vectors copy themselves and touch
+// twice the memory, and on a large catalog a page touched first costs more than the work
+// stored in it; room never used is never touched.
+void Planner::reserve_room(std::span<const InstanceType> instances) {
+    std::size_t offers = 0;
+    for (const InstanceType& instance : instances) {
+        offers += instance.regions.size();
+    }
+    const std::size_t configurations = std::min(offers, instances.size() * k_max_counts);
+    m_groups.reserve(
+        std::min(offers, configurations * std::max<std::size_t>(1, m_plans_asked.size())));
     if (m_w.deadline_hours) {
         m_counted_late.reserve(configurations);
     }
+}
+
+void Planner::pass(std::span<const InstanceType> instances) {
+    reserve_room(instances);
     // Each GPU's entry looked up once by name (a catalog has tens of GPUs and 10,000s of types).
     std::unordered_map<std::string_view, const Gpu*> gpus;
     for (const InstanceType& instance : instances) {
