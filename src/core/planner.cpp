@@ -493,9 +493,8 @@ void Planner::offer(const Bill& bill, const PriceRow& row, const RowRates& rates
         forget_verdicts();
     }
     for (const PricedPlan& priced : plans) {
-        const auto total = converted(priced.total_micros, rates);
-        const auto list = converted(priced.list_total_micros, rates);
-        if (!total || !list) {
+        const auto totals = converted({priced.total_micros, priced.list_total_micros}, rates);
+        if (!totals) {
             reject(instance, row.region, count, "price", [&] {
                 return "no exchange rate to " + m_c.currency;
             });
@@ -503,10 +502,16 @@ void Planner::offer(const Bill& bill, const PriceRow& row, const RowRates& rates
         }
         const std::optional<double>& run_hours = bill.run_hours[priced.spot ? 1 : 0];
         if (late(run_hours)) {
-            keep_late({&instance, &row, count, priced.name, priced.index, run_hours, *total});
+            keep_late({&instance,
+                       &row,
+                       count,
+                       priced.name,
+                       priced.index,
+                       run_hours,
+                       totals->total_micros});
             continue;
         }
-        keep(option_of(row, priced.name, priced.plan, run_hours, {*total, *list}), priced.index);
+        keep(option_of(row, priced.name, priced.plan, run_hours, *totals), priced.index);
     }
 }
 

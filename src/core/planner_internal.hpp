@@ -69,7 +69,16 @@ struct Bill {
     std::array<BilledQuantities, std::size(k_all_plans)> by_plan;
     // Finite work: the wall time, off spot and on it (its restarts added); else none.
     std::array<std::optional<double>, 2> run_hours;
+
+    const std::optional<double>& hours(Plan plan) const {
+        return run_hours[plan == Plan::spot ? 1 : 0];
+    }
 };
+
+// A plan bought for a term (reserved, subscription): priced only where it beats on-demand.
+inline bool is_term(Plan plan) {
+    return plan != Plan::on_demand && plan != Plan::spot;
+}
 
 // A row's rates for the plans the pass prices, looked up once per instance type (each of its
 // counts prices the row again): plan_rate's figures, by Plan.
@@ -179,10 +188,9 @@ bool each_priced_plan(const RowRates& rates,
         if (!q.totals) {
             continue;
         }
-        const bool term = plan != Plan::on_demand && plan != Plan::spot;
         if (plan == Plan::on_demand) {
             on_demand = q.totals->total_micros;
-        } else if (term && !c.plan && on_demand && q.totals->total_micros >= *on_demand) {
+        } else if (is_term(plan) && !c.plan && on_demand && q.totals->total_micros >= *on_demand) {
             continue; // a term plan that does not pay for this usage
         }
         priced(plan, p, *q.totals);
@@ -240,11 +248,32 @@ class Planner {
         rows.max_micros = std::max(rows.max_micros, std::max(rate.micros, rate.list_micros));
         rows.negative |= rate.micros < 0 || rate.list_micros < 0;
         rows.converts_below = std::min(rows.converts_below, m_rates[r].converts_below);
-        if (plan != Plan::on_demand && plan != Plan::spot) {
+        if (is_term(plan)) {
             m_term_rows.emplace_back(r, plan);
         }
     }
-    std::optional<std::int64_t> converted(std::int64_t micros, const RowRates& rates) const;
+    // A total in the currency asked for (nullopt: no exchange rate, or beyond int64); inline:
+    // the pass asks for each option priced.
+    std::optional<std::int64_t> converted(std::int64_t micros, const RowRates& rates) const {
+        if (!rates.converted) {
+            return micros;
+        }
+        if (rates.from == nullptr || m_currency == nullptr) {
+            return std::nullopt;
+        }
+        return FxTable::convert(micros, *rates.from, *m_currency);
+    }
+    // Both totals in the currency asked for (nullopt: either does not convert).
+    std::optional<Totals> converted(const Totals& totals, const RowRates& rates) const {
+        const auto paid = converted(totals.total_micros, rates);
+        const auto list = totals.list_total_micros == totals.total_micros // no discount
+                              ? paid
+                              : converted(totals.list_total_micros, rates);
+        if (!paid || !list) {
+            return std::nullopt;
+        }
+        return Totals{*paid, *list};
+    }
     bool converts(const Totals& totals, const RowRates& rates) const;
     // An offer (a row of the configuration at hand) priced under each plan, each option kept.
     void offer(const Bill& bill, const PriceRow& row, const RowRates& rates);

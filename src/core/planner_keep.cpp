@@ -30,26 +30,30 @@ void Planner::kept_rows(const InstanceType& instance, const Bill& bill) {
         const bool too_large = each_priced_plan(
             rates, m_plans_priced, bill, m_c, [&](Plan plan, std::size_t p, const Totals& totals) {
                 priced = true;
-                const auto total = converted(totals.total_micros, rates);
-                const auto list = converted(totals.list_total_micros, rates);
-                if (!total || !list) {
+                const auto paid = converted(totals, rates);
+                if (!paid) {
                     count_rejections("price", 1); // no exchange rate (listed by offer only)
                     return;
                 }
-                const std::optional<double>& run_hours = bill.run_hours[plan == Plan::spot ? 1 : 0];
+                const std::optional<double>& run_hours = bill.hours(plan);
                 if (late(run_hours)) {
-                    keep_late(
-                        {&instance, &row, m_at.count, plan_flag_name(plan), p, run_hours, *total});
+                    keep_late({&instance,
+                               &row,
+                               m_at.count,
+                               plan_flag_name(plan),
+                               p,
+                               run_hours,
+                               paid->total_micros});
                     return;
                 }
                 // One kept already: the rules admitted the pricing (the same verdict each row).
                 KeptByPricing& kept = m_kept[p];
-                if (kept.count > 0 && !over_budget(*total)) {
+                if (kept.count > 0 && !over_budget(paid->total_micros)) {
                     ++m_result.considered; // as admitted counts it
-                    kept.add(*total, *list, &row);
+                    kept.add(paid->total_micros, paid->list_total_micros, &row);
                     return;
                 }
-                keep(option_of(row, plan_flag_name(plan), plan, run_hours, {*total, *list}), p);
+                keep(option_of(row, plan_flag_name(plan), plan, run_hours, *paid), p);
             });
         if (too_large || !priced) {
             reject_unpriced(instance, row, m_at.count, too_large, priced);
@@ -93,10 +97,12 @@ void Planner::price_others(Group& group) {
         }
         each_priced_plan(
             rates, m_plans_priced, bill, m_c, [&](Plan plan, std::size_t, const Totals& totals) {
-                const auto total = converted(totals.total_micros, rates);
-                if (plan == best.plan && total && converted(totals.list_total_micros, rates) &&
-                    !over_budget(*total)) {
-                    others.push_back({&row, *total});
+                if (plan != best.plan) {
+                    return;
+                }
+                if (const auto paid = converted(totals, rates);
+                    paid && !over_budget(paid->total_micros)) {
+                    others.push_back({&row, paid->total_micros});
                 }
             });
     }
@@ -117,8 +123,7 @@ bool Planner::late_under_every_plan(const Bill& bill) const {
         return false;
     }
     return std::all_of(m_plans_priced.begin(), m_plans_priced.end(), [&](Plan plan) {
-        const std::optional<double>& hours = bill.run_hours[plan == Plan::spot ? 1 : 0];
-        return hours && *hours > *m_w.deadline_hours;
+        return late(bill.hours(plan));
     });
 }
 
@@ -175,7 +180,7 @@ void Planner::price_counted_late() {
                              counted.count,
                              plan_flag_name(plan),
                              p,
-                             counted.bill->run_hours[plan == Plan::spot ? 1 : 0],
+                             counted.bill->hours(plan),
                              rows.total_micros},
                             m_budget_micros);
         }
@@ -209,13 +214,13 @@ Planner::late_rows(const InstanceType& instance, const Bill& bill, LateWork work
                     ++rows.priced;
                     return;
                 }
-                const auto total = converted(totals.total_micros, rates);
-                if (!total || !converted(totals.list_total_micros, rates)) {
+                const auto paid = converted(totals, rates);
+                if (!paid) {
                     return; // counted as a "price" rejection before
                 }
-                if (rows.priced++ == 0 || *total < rows.total_micros) {
+                if (rows.priced++ == 0 || paid->total_micros < rows.total_micros) {
                     rows.row = r;
-                    rows.total_micros = *total;
+                    rows.total_micros = paid->total_micros;
                 }
             });
         if (work == LateWork::count && (too_large || (!priced && m_c.plan))) {
@@ -242,9 +247,9 @@ bool Planner::late_counts(const Bill& bill, std::array<LateRows, std::size(k_all
         if (!dearest || *dearest >= rows.converts_below) {
             return false;
         }
-        const bool term = plan != Plan::on_demand && plan != Plan::spot;
-        terms |= term && !m_c.plan;
-        by_plan[p].priced = term && !m_c.plan ? 0 : rows.rows;
+        const bool term_rule = is_term(plan) && !m_c.plan; // counted row by row below
+        terms |= term_rule;
+        by_plan[p].priced = term_rule ? 0 : rows.rows;
     }
     if (m_c.plan) { // a row that does not sell the plan asked for is a "price" rejection
         const std::size_t unpriced =
@@ -297,18 +302,7 @@ bool Planner::converts(const Totals& totals, const RowRates& rates) const {
         totals.list_total_micros < rates.converts_below) {
         return true;
     }
-    return converted(totals.total_micros, rates) && converted(totals.list_total_micros, rates);
-}
-
-// A total in the currency asked for (nullopt: no exchange rate, or beyond int64).
-std::optional<std::int64_t> Planner::converted(std::int64_t micros, const RowRates& rates) const {
-    if (!rates.converted) {
-        return micros;
-    }
-    if (rates.from == nullptr || m_currency == nullptr) {
-        return std::nullopt;
-    }
-    return FxTable::convert(micros, *rates.from, *m_currency);
+    return converted(totals, rates).has_value();
 }
 
 void Planner::forget_verdicts() {
