@@ -99,23 +99,41 @@ void Groups::append(Groups&& later) {
     options += later.options;
 }
 
-void mark_pareto(const std::vector<Option>& options, std::vector<Group>& groups) {
-    // By cost, then speed: a group is on the front when it is faster than every cheaper one.
-    // The keys are copied out first: the sort then reads no option.
-    std::vector<std::tuple<std::int64_t, double, Group*>> order;
-    order.reserve(groups.size());
-    for (Group& g : groups) {
-        order.emplace_back(options[g.best].total_micros, speed_key(options[g.best]), &g);
+void mark_pareto(const std::vector<Option>& options,
+                 std::vector<Group>& groups,
+                 std::size_t shown) {
+    // A group is on the front when every group before it in the order (cost, speed, place in
+    // the pass) is slower: the front a sweep over every group in that order finds, asked of the
+    // first `shown` groups only. Their keys sorted, each group is placed among them (a binary
+    // search), noting the fastest below each; no sort of every group.
+    using Key = std::tuple<std::int64_t, double, std::size_t>;
+    const auto key_of = [&](const Group& g) {
+        const Option& o = options[g.best];
+        return Key(o.total_micros, speed_key(o), g.best);
+    };
+    shown = std::min(shown, groups.size());
+    std::vector<std::pair<Key, Group*>> marks;
+    marks.reserve(shown);
+    for (std::size_t i = 0; i < shown; ++i) {
+        marks.emplace_back(key_of(groups[i]), &groups[i]);
     }
-    std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
-        return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b));
-    });
+    std::sort(
+        marks.begin(), marks.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    // fastest[j]: the least speed among the groups below marks[j] and not below marks[j - 1].
+    std::vector<double> fastest(shown + 1, std::numeric_limits<double>::infinity());
+    for (const Group& g : groups) {
+        const Key key = key_of(g);
+        const auto above =
+            std::upper_bound(marks.begin(), marks.end(), key, [](const Key& k, const auto& mark) {
+                return k < mark.first;
+            });
+        double& least = fastest[static_cast<std::size_t>(above - marks.begin())];
+        least = std::min(least, std::get<1>(key));
+    }
     double best = std::numeric_limits<double>::infinity();
-    for (const auto& [total, speed, g] : order) {
-        if (speed < best) {
-            g->pareto = true;
-            best = speed;
-        }
+    for (std::size_t j = 0; j < shown; ++j) {
+        best = std::min(best, fastest[j]);
+        marks[j].second->pareto = std::get<1>(marks[j].first) < best;
     }
 }
 

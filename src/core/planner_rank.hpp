@@ -108,9 +108,10 @@ struct Groups {
 // the pricings' names in text order: groups order by name, and integers compare faster.
 std::uint8_t pricing_name_rank(std::size_t pricing_index);
 
-// Marks the groups no other beats on both cost and time (finite work) or cost and latency
-// (serving).
-void mark_pareto(const std::vector<Option>& options, std::vector<Group>& groups);
+// Marks which of the first `shown` groups no other beats on both cost and time (finite work)
+// or cost and latency (serving); of groups equal in both, the first in the pass. The others'
+// marks are left as they are (nothing reads them).
+void mark_pareto(const std::vector<Option>& options, std::vector<Group>& groups, std::size_t shown);
 
 // Rule-preferred first (higher score), then by total cost (or time), with full tie-breakers:
 // no two groups rank equal.

@@ -15,6 +15,8 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <random>
+#include <tuple>
 
 using namespace gpuadvisor;
 
@@ -795,4 +797,56 @@ TEST_CASE("planner: a pricing's rank is its name's place in text order") {
             CHECK((pricing_name_rank(i) < pricing_name_rank(j)) == (names[i] < names[j]));
         }
     }
+}
+
+TEST_CASE("planner: the shown groups' Pareto marks are a full sweep's, ties to the first") {
+    // The reference: every group in order of (cost, hours, place in the pass), each marked when
+    // faster than all before it. mark_pareto asks it of the first `shown` groups only.
+    std::vector<Option> options;
+    std::mt19937 random(7); // dearer runs quicker; small ranges: ties in cost, hours and both
+    for (std::size_t i = 0; i < 300; ++i) {
+        Option o;
+        const auto cost = random() % 40;
+        o.total_micros = static_cast<std::int64_t>(cost) * 1'000'000;
+        o.hours = static_cast<double>(40 - cost + random() % 6);
+        options.push_back(o);
+    }
+    std::vector<Group> in_pass(options.size());
+    for (std::size_t i = 0; i < in_pass.size(); ++i) {
+        in_pass[i].best = i;
+    }
+    std::vector<std::size_t> order(options.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return std::tuple(options[a].total_micros, *options[a].hours, a) <
+               std::tuple(options[b].total_micros, *options[b].hours, b);
+    });
+    std::vector<bool> front(options.size());
+    double fastest = std::numeric_limits<double>::infinity();
+    for (const std::size_t i : order) {
+        front[i] = *options[i].hours < fastest;
+        fastest = std::min(fastest, *options[i].hours);
+    }
+    REQUIRE(std::count(front.begin(), front.end(), true) >= 10);
+    for (const std::size_t shown : {1UL, 5UL, 40UL, 300UL, 1000UL}) {
+        std::vector<Group> groups = in_pass;
+        std::shuffle(groups.begin(), groups.end(), random); // as ranking leaves them
+        mark_pareto(options, groups, shown);
+        for (std::size_t k = 0; k < std::min<std::size_t>(shown, groups.size()); ++k) {
+            INFO("shown " << shown << ", group " << groups[k].best);
+            CHECK(groups[k].pareto == front[groups[k].best]);
+        }
+    }
+    // Two groups alike in cost and hours, both the cheapest: the first in the pass is marked.
+    std::vector<Option> twins(2);
+    for (Option& o : twins) {
+        o.total_micros = 5;
+        o.hours = 3.0;
+    }
+    std::vector<Group> groups(2);
+    groups[0].best = 1;
+    groups[1].best = 0;
+    mark_pareto(twins, groups, 2);
+    CHECK_FALSE(groups[0].pareto);
+    CHECK(groups[1].pareto);
 }
