@@ -355,17 +355,36 @@ void Planner::rates_for(const InstanceType& instance) {
     }
 }
 
+namespace {
+
+// Whether two currency codes are the same: short, so compared here rather than by a call.
+bool same_code(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) {
+        return false;
+    }
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (a[i] != b[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
 // rates_for's rows, and (Summarise) what late_counts reads of them.
 template <bool Summarise>
 void Planner::rate_rows(const InstanceType& instance,
                         std::array<bool, std::size(k_all_plans)>& priced) {
+    const bool any_region = m_c.regions.empty();
+    const bool no_discount = m_quiet.discounts.empty();
     for (std::size_t r = 0; r < instance.regions.size(); ++r) {
         const PriceRow& row = instance.regions[r];
         RowRates& rates = m_rates[r];
-        rates.wanted = m_c.regions.empty() || named(m_c.regions, row.region);
-        rates.converted = row.currency != m_c.currency;
-        rates.from = rates.converted ? m_in.fx->find(row.currency) : nullptr;
+        rates.wanted = any_region || named(m_c.regions, row.region);
+        rates.converted = !same_code(row.currency, m_c.currency);
         if (rates.converted) {
+            rates.from = m_in.fx->find(row.currency);
             rates.converts_below = rates.from != nullptr && m_currency != nullptr
                                        ? converts_below(*rates.from, *m_currency)
                                        : 0; // none converts
@@ -375,11 +394,14 @@ void Planner::rate_rows(const InstanceType& instance,
         }
         for (const Plan plan : m_plans_asked) {
             const auto p = static_cast<std::size_t>(plan);
-            const auto& price = row.price(plan);
-            if (!price && !m_quiet.estimate_missing) {
-                continue; // not sold there, and not to be estimated (most rows lack a term plan)
+            const std::optional<std::int64_t>& price = row.price(plan);
+            std::optional<RateFigures> rate;
+            if (price && no_discount) { // the common case: the list price (plan_rate_figures')
+                rate = RateFigures{*price, *price, nullptr, nullptr};
+            } else if (price || m_quiet.estimate_missing) {
+                rate = plan_rate_figures_general({&instance, &row}, plan, m_quiet);
             }
-            if (const auto rate = plan_rate_figures({&instance, &row}, plan, m_quiet)) {
+            if (rate) {
                 rates.by_plan[p] = {true, rate->micros, rate->list_micros};
                 priced[p] = true;
                 if constexpr (Summarise) {
