@@ -1,6 +1,7 @@
 #include "catalog_binary.hpp"
 
 #include "content_hash.hpp"
+#include "helper_thread.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -278,10 +279,11 @@ bool read_instances(Reader& reader, std::vector<InstanceType>& instances) {
     };
     const std::size_t threads = std::min<std::size_t>(
         {chunks.size(), std::max(1u, std::thread::hardware_concurrency()), 8});
-    std::vector<std::thread> helpers;
+    std::vector<HelperThread> helpers;
+    helpers.reserve(threads);
     try {
         for (std::size_t t = 1; t < threads; ++t) {
-            helpers.emplace_back(decode, t, threads);
+            helpers.emplace_back([&decode, t, threads] { decode(t, threads); });
         }
     } catch (const std::system_error&) { // no more threads to be had: this one decodes the rest
     }
@@ -289,7 +291,7 @@ bool read_instances(Reader& reader, std::vector<InstanceType>& instances) {
         decode(t, threads);
     }
     decode(0, threads);
-    for (std::thread& helper : helpers) {
+    for (HelperThread& helper : helpers) {
         helper.join();
     }
     return std::all_of(decoded.begin(), decoded.end(), [](char ok) { return ok == 1; });

@@ -1,6 +1,7 @@
 // The pass over every offer, on several threads for a large catalog: each prices a contiguous
 // slice of the instance types with its own state, and the slices are joined in catalog order,
 // so the result is the one a single pass gives (tested).
+#include "helper_thread.hpp"
 #include "planner_internal.hpp"
 
 #include <algorithm>
@@ -150,12 +151,12 @@ void Planner::pass_over_offers() {
     for (std::size_t k = 1; k < slices.size(); ++k) { // all made before any thread starts
         m_helpers.push_back(std::make_unique<Planner>(m_in));
     }
-    std::vector<std::thread> running;
+    std::vector<HelperThread> running;
     running.reserve(slices.size());
     std::size_t here = slices.size(); // slices from here on get no thread of their own
     for (std::size_t k = 1; k < slices.size() && here == slices.size(); ++k) {
         try {
-            running.emplace_back(price_slice, k);
+            running.emplace_back([&price_slice, k] { price_slice(k); });
         } catch (const std::system_error&) { // no more threads: this one prices the rest
             here = k;
         }
@@ -164,7 +165,7 @@ void Planner::pass_over_offers() {
     for (std::size_t k = here; k < slices.size(); ++k) {
         price_slice(k);
     }
-    for (std::thread& thread : running) {
+    for (HelperThread& thread : running) {
         thread.join();
     }
     for (const std::exception_ptr& error : errors) {

@@ -1,0 +1,35 @@
+// A thread for a share of a parallel step (the catalog decode, the planner's pass), started on
+// another CPU than the caller's where the process may use one.
+//
+// Linux queues a new thread on its parent's CPU and moves it to an idle one only when it next
+// balances its queues: on this project's 2-CPU machine a helper started while its parent was
+// busy began a median 1.4 ms late (and up to 4 ms), a large part of a step of 5-15 ms. Placed
+// elsewhere from the start it began in 0.15 ms (docs/performance.md). Once running, the
+// helper may again run on any CPU the process may (a busy machine still balances it).
+#pragma once
+
+#include <functional>
+#include <memory>
+
+namespace gpuadvisor {
+
+class HelperThread {
+  public:
+    // Starts `work` (which must not throw, as for std::thread); std::system_error when no
+    // thread can be started.
+    explicit HelperThread(std::function<void()> work);
+    HelperThread(HelperThread&& other) noexcept;
+    HelperThread& operator=(HelperThread&& other) = delete;
+    HelperThread(const HelperThread&) = delete;
+    HelperThread& operator=(const HelperThread&) = delete;
+    ~HelperThread(); // joins, if not joined already
+
+    void join();
+
+  private:
+    struct State;
+    static void* run(void* state); // the thread's body: `work`, once placed
+    std::unique_ptr<State> m_state;
+};
+
+} // namespace gpuadvisor

@@ -1,0 +1,49 @@
+// HelperThread: runs its work on a thread of its own, joins, and leaves the thread free to run
+// on any CPU the process may (placed elsewhere only to start).
+#include "helper_thread.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#if defined(__linux__) && defined(__GLIBC__)
+#include <sched.h>
+#endif
+
+using namespace gpuadvisor;
+
+TEST_CASE("helper thread: the work runs on another thread, done when joined") {
+    std::vector<std::thread::id> ran_on(4);
+    std::atomic<int> done{0};
+    {
+        std::vector<HelperThread> helpers;
+        for (std::size_t i = 0; i < ran_on.size(); ++i) {
+            helpers.emplace_back([&, i] {
+                ran_on[i] = std::this_thread::get_id();
+                ++done;
+            });
+        }
+        helpers[0].join();
+        helpers[0].join(); // a second join does nothing
+        CHECK(ran_on[0] != std::thread::id());
+    } // the others join as they go
+    CHECK(done == 4);
+    for (const std::thread::id id : ran_on) {
+        CHECK(id != std::this_thread::get_id());
+        CHECK(id != std::thread::id());
+    }
+}
+
+#if defined(__linux__) && defined(__GLIBC__)
+TEST_CASE("helper thread: once started it may run on every CPU its parent may") {
+    cpu_set_t parent;
+    REQUIRE(sched_getaffinity(0, sizeof parent, &parent) == 0);
+    cpu_set_t seen;
+    CPU_ZERO(&seen);
+    HelperThread helper([&] { sched_getaffinity(0, sizeof seen, &seen); });
+    helper.join();
+    CHECK(CPU_EQUAL(&seen, &parent));
+}
+#endif
