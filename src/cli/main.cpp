@@ -17,8 +17,9 @@ int main(int argc, char** argv) {
 #ifdef __GLIBC__
     // glibc gives a thread's own heap more room one page at a time, with an mprotect(2) call
     // each, unless the heap starts with this much room: a large catalog is decoded and priced
-    // on several threads, and at 100k offers that was some 2,300 calls and a sixth of the run.
-    // Room is address space only: memory is used when touched (docs/performance.md).
+    // on several threads, and at 100k offers that was some 2,300 calls, a tenth of `recommend`
+    // and a sixth of `catalog validate`. Room is address space only: memory is used when
+    // touched (docs/performance.md).
     mallopt(M_TOP_PAD, 32 << 20);
 #endif
     // A closed pipe (gpuadvisor ... | head) ends the output quietly: writes fail with EPIPE.

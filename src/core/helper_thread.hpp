@@ -2,10 +2,11 @@
 // another CPU than the caller's where the process may use one.
 //
 // Linux queues a new thread on its parent's CPU and moves it to an idle one only when it next
-// balances its queues: on this project's 2-CPU machine a helper started while its parent was
-// busy began a median 1.4 ms late (and up to 4 ms), a large part of a step of 5-15 ms. Placed
-// elsewhere from the start it began in 0.15 ms (docs/performance.md). Once running, the
-// helper may again run on any CPU the process may (a busy machine still balances it).
+// balances its queues: on this project's 2-CPU machine a std::thread started while its parent
+// was busy began a median 0.7-1.7 ms late (90th percentile over 3 ms), a large part of a step
+// of 5-15 ms; placed elsewhere from the start it begins in about 0.15 ms (bench/thread_start.cpp
+// measures both). Once running, the helper may again run on any CPU the process may (a busy
+// machine still balances it).
 #pragma once
 
 #include <functional>
