@@ -27,12 +27,14 @@ WORKLOADS = {
     "inference": ["recommend", "inference", "--model", "bert-base", "--qps", "2000",
                   "--latency-ms", "50"],
 }
-# The stage, and the functions whose inclusive counts add up to the stage's work. `plan` counts
-# the calling thread only; the pass's other threads run the lambda of pass_over_offers.
+# The stage, and the functions whose inclusive counts add up to the stage's work. A function
+# counts the calling thread only: each stage adds the work its helper threads (HelperThread)
+# run, the decode's chunks for the load and the pass's slices for the planner.
 STAGES = [
-    ("load the catalog", [r"gpuadvisor::cli::load_active_catalog\("]),
+    ("load the catalog", [r"gpuadvisor::cli::load_active_catalog\(",
+                          r"_Function_handler<void \(\), .*read_instances\(.*::_M_invoke\("]),
     ("plan (all threads)", [r"gpuadvisor::plan\(gpuadvisor::PlanInput const&\)",
-                            r"_State_impl<.*pass_over_offers\(\)::\{lambda.*::_M_run\(\)"]),
+                            r"_Function_handler<void \(\), .*pass_over_offers\(\).*::_M_invoke\("]),
     ("  the pass over the offers", [r"gpuadvisor::planner_detail::Planner::pass\("]),
     ("  join the threads' results", [r"gpuadvisor::planner_detail::Planner::absorb\("]),
 ]
