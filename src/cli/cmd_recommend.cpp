@@ -139,7 +139,10 @@ int run(Options o, const GlobalOptions& global, Io& io) {
                      catalog->discounts(),
                      today_utc()},
                     *limits};
-    const PlanResult result = plan(input);
+    // The planner's working state is kept until the process ends and not freed then, as the
+    // catalog is (load_active_catalog): the output is the last thing the process does.
+    static auto* const planner_state = new std::shared_ptr<void>;
+    const PlanResult result = plan(input, *planner_state);
     if (!io.quiet) {
         print_diagnostics(rule_warnings, io);
     }

@@ -615,4 +615,11 @@ PlanResult plan(const PlanInput& input) {
     return planner.run();
 }
 
+PlanResult plan(const PlanInput& input, std::shared_ptr<void>& workspace) {
+    auto planner = std::make_shared<planner_detail::Planner>(input);
+    PlanResult result = planner->run();
+    workspace = std::move(planner);
+    return result;
+}
+
 } // namespace gpuadvisor

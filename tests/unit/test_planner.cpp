@@ -850,3 +850,24 @@ TEST_CASE("planner: the shown groups' Pareto marks are a full sweep's, ties to t
     CHECK_FALSE(groups[0].pareto);
     CHECK(groups[1].pareto);
 }
+
+TEST_CASE("planner: a plan that hands its working state to the caller gives the same answer") {
+    Setup s{workload_of(training_7b(1e12)), {}, {}, {}};
+    const std::string freed = dump(run(s));
+    REQUIRE(freed.find("#1 ") != std::string::npos); // something fits
+    const PlanInput input{&s.workload,
+                          &s.needs,
+                          &test::test_catalog(),
+                          &builtin_assumptions(),
+                          &s.rules,
+                          &builtin_fx(),
+                          {},
+                          s.constraints};
+    std::shared_ptr<void> workspace;
+    CHECK(dump(plan(input, workspace)) == freed);
+    REQUIRE(workspace != nullptr);
+    const std::weak_ptr<void> first = workspace;
+    CHECK(dump(plan(input, workspace)) == freed); // the first state freed, a new one kept
+    CHECK(first.expired());
+    CHECK(workspace != nullptr);
+}
