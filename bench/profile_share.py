@@ -33,7 +33,8 @@ WORKLOADS = {
 STAGES = [
     ("load the catalog", [r"gpuadvisor::cli::load_active_catalog\(",
                           r"_Function_handler<void \(\), .*read_instances\(.*::_M_invoke\("]),
-    ("plan (all threads)", [r"gpuadvisor::plan\(gpuadvisor::PlanInput const&\)",
+    ("plan (all threads)", [r"gpuadvisor::plan\(gpuadvisor::PlanInput const&"
+                            r"(, std::shared_ptr<void>&)?\)",
                             r"_Function_handler<void \(\), .*pass_over_offers\(\).*::_M_invoke\("]),
     ("  the pass over the offers", [r"gpuadvisor::planner_detail::Planner::pass\("]),
     ("  join the threads' results", [r"gpuadvisor::planner_detail::Planner::absorb\("]),
