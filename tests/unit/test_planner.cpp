@@ -36,17 +36,20 @@ NormalizedWorkload workload_of(const Workload& w) {
     return *result.workload;
 }
 
-PlanResult run(Setup& s) {
+PlanInput input_of(Setup& s) {
     s.needs = requirements(s.workload, builtin_assumptions());
-    const PlanInput input{&s.workload,
-                          &s.needs,
-                          &test::test_catalog(),
-                          &builtin_assumptions(),
-                          &s.rules,
-                          &builtin_fx(),
-                          {},
-                          s.constraints};
-    return plan(input);
+    return {&s.workload,
+            &s.needs,
+            &test::test_catalog(),
+            &builtin_assumptions(),
+            &s.rules,
+            &builtin_fx(),
+            {},
+            s.constraints};
+}
+
+PlanResult run(Setup& s) {
+    return plan(input_of(s));
 }
 
 std::vector<Rule> rules_from(const std::string& text) {
@@ -855,14 +858,7 @@ TEST_CASE("planner: a plan that hands its working state to the caller gives the 
     Setup s{workload_of(training_7b(1e12)), {}, {}, {}};
     const std::string freed = dump(run(s));
     REQUIRE(freed.find("#1 ") != std::string::npos); // something fits
-    const PlanInput input{&s.workload,
-                          &s.needs,
-                          &test::test_catalog(),
-                          &builtin_assumptions(),
-                          &s.rules,
-                          &builtin_fx(),
-                          {},
-                          s.constraints};
+    const PlanInput input = input_of(s);
     std::shared_ptr<void> workspace;
     CHECK(dump(plan(input, workspace)) == freed);
     REQUIRE(workspace != nullptr);
