@@ -377,7 +377,6 @@ template <bool Summarise>
 void Planner::rate_rows(const InstanceType& instance,
                         std::array<bool, std::size(k_all_plans)>& priced) {
     const bool any_region = m_c.regions.empty();
-    const bool no_discount = m_quiet.discounts.empty();
     for (std::size_t r = 0; r < instance.regions.size(); ++r) {
         const PriceRow& row = instance.regions[r];
         RowRates& rates = m_rates[r];
@@ -394,14 +393,10 @@ void Planner::rate_rows(const InstanceType& instance,
         }
         for (const Plan plan : m_plans_asked) {
             const auto p = static_cast<std::size_t>(plan);
-            const std::optional<std::int64_t>& price = row.price(plan);
-            std::optional<RateFigures> rate;
-            if (price && no_discount) { // the common case: the list price (plan_rate_figures')
-                rate = RateFigures{*price, *price, nullptr, nullptr};
-            } else if (price || m_quiet.estimate_missing) {
-                rate = plan_rate_figures_general({&instance, &row}, plan, m_quiet);
+            if (!row.price(plan) && !m_quiet.estimate_missing) {
+                continue; // not sold there, and not to be estimated (most rows lack a term plan)
             }
-            if (rate) {
+            if (const auto rate = plan_rate_figures({&instance, &row}, plan, m_quiet)) {
                 rates.by_plan[p] = {true, rate->micros, rate->list_micros};
                 priced[p] = true;
                 if constexpr (Summarise) {
