@@ -156,33 +156,41 @@ template <class Good> std::optional<int> fewest(int from, int cap, Good good) {
 }
 
 // The estimate on `count` instances of a type, memoised by hardware.
-const std::shared_ptr<const Estimate>&
-Planner::estimate_on(const InstanceType& instance, const Gpu& gpu, int count) {
+const std::shared_ptr<const Estimate>& Planner::estimate_on(const InstanceType& instance,
+                                                            const Gpu& gpu,
+                                                            int count,
+                                                            SizingMemo::Estimates& memo) const {
     const Hardware hw = hardware_for(instance, gpu, count);
-    auto& memo = m_estimates[std::tuple(
+    auto& estimate_of = memo[std::tuple(
         hw.gpu, hw.gpus, hw.gpus_per_node, hw.nvlink, hw.network_gbps, hw.rdma, hw.gpu_fraction)];
-    if (!memo) {
-        memo = std::make_shared<const Estimate>(estimate(m_w, hw, *m_in.assumptions));
+    if (!estimate_of) {
+        estimate_of = std::make_shared<const Estimate>(estimate(m_w, hw, *m_in.assumptions));
     }
-    return memo;
+    return estimate_of;
 }
 
 // The counts for an instance type, worked out once per kind of hardware (GPU, GPUs per
 // instance, NVLink, network, RDMA): instance types alike in these get the same counts.
 const CountChoice& Planner::counts(const InstanceType& instance, const Gpu& gpu) {
-    auto& memo = m_counts[std::tuple(
-        &gpu, instance.gpu_count, instance.nvlink, instance.network_gbps, instance.rdma)];
-    if (!memo) {
-        memo = choose_counts(instance, gpu);
-        for (const int count : memo->counts) {
-            memo->estimates.push_back(&estimate_on(instance, gpu, count));
-        }
+    const SizingMemo::Kind kind(
+        &gpu, instance.gpu_count, instance.nvlink, instance.network_gbps, instance.rdma);
+    const CountChoice*& met = m_counts[kind];
+    if (met == nullptr) {
+        met = &m_sizing->counts(kind, [&](SizingMemo::Estimates& memo) {
+            CountChoice choice = choose_counts(instance, gpu, memo);
+            for (const int count : choice.counts) {
+                choice.estimates.push_back(&estimate_on(instance, gpu, count, memo));
+            }
+            return choice;
+        });
     }
-    return *memo;
+    return *met;
 }
 
-CountChoice Planner::choose_counts(const InstanceType& instance, const Gpu& gpu) {
-    const Estimate& one = *estimate_on(instance, gpu, 1);
+CountChoice Planner::choose_counts(const InstanceType& instance,
+                                   const Gpu& gpu,
+                                   SizingMemo::Estimates& memo) const {
+    const Estimate& one = *estimate_on(instance, gpu, 1, memo);
     const double units = units_needed(m_w, one);
     const double per_instance = slice(instance) ? 1 : instance.gpu_count;
     const double needed = std::ceil(units / per_instance - 1e-9);
@@ -200,7 +208,7 @@ CountChoice Planner::choose_counts(const InstanceType& instance, const Gpu& gpu)
                 {}};
     }
     const auto run = [&](int n) -> const Estimate& {
-        return *estimate_on(instance, gpu, n);
+        return *estimate_on(instance, gpu, n, memo);
     };
     const auto fit =
         fewest(std::max(1, static_cast<int>(needed)), cap, [&](int n) { return run(n).fits; });

@@ -15,9 +15,11 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -61,6 +63,29 @@ struct CountChoice {
     std::string rejection;
     // The counts' estimates (the memo's entries): instance types alike in hardware share them.
     std::vector<const std::shared_ptr<const Estimate>*> estimates;
+};
+
+// The counts of each kind of hardware and their estimates, shared by the planners of one plan's
+// threads: each kind is sized once, by whichever thread meets it first (another that meets it
+// meanwhile waits for it). Entries stay put: options point to their estimates.
+class SizingMemo {
+  public:
+    // GPU, GPUs per instance, NVLink, network, RDMA.
+    using Kind = std::tuple<const Gpu*, double, bool, double, bool>;
+    // A Hardware's GPU, GPUs, GPUs per node, NVLink, network, RDMA and GPU fraction.
+    using HardwareKey = std::tuple<const Gpu*, int, int, bool, double, bool, double>;
+    using Estimates = std::map<HardwareKey, std::shared_ptr<const Estimate>>;
+    // The kind's counts: make(estimates) the first time, with the kind's own estimates to fill.
+    const CountChoice& counts(const Kind& kind, const std::function<CountChoice(Estimates&)>& make);
+
+  private:
+    struct Entry {
+        std::once_flag made;
+        CountChoice choice;
+        Estimates estimates;
+    };
+    std::mutex m_mutex; // guards m_entries (not an entry's making: once_flag does)
+    std::map<Kind, std::unique_ptr<Entry>> m_entries;
 };
 
 // A configuration's usage and what each plan bills for it (by Plan): the same in every region.
@@ -229,7 +254,8 @@ class Planner {
     void absorb(Planner&& later);
     void instance_type(const InstanceType& instance, const Gpu& gpu);
     const CountChoice& counts(const InstanceType& instance, const Gpu& gpu);
-    CountChoice choose_counts(const InstanceType& instance, const Gpu& gpu);
+    CountChoice
+    choose_counts(const InstanceType& instance, const Gpu& gpu, SizingMemo::Estimates& memo) const;
     void configuration(const InstanceType& instance,
                        const Gpu& gpu,
                        int count,
@@ -323,8 +349,10 @@ class Planner {
     Verdict& verdict(std::size_t pricing); // by pricing_index
     void forget_verdicts();
     // The memo's entry (stable: options point to it).
-    const std::shared_ptr<const Estimate>&
-    estimate_on(const InstanceType& instance, const Gpu& gpu, int count);
+    const std::shared_ptr<const Estimate>& estimate_on(const InstanceType& instance,
+                                                       const Gpu& gpu,
+                                                       int count,
+                                                       SizingMemo::Estimates& memo) const;
     Verdict* admitted(const InstanceType& instance,
                       const PriceRow& row,
                       int count,
@@ -400,15 +428,11 @@ class Planner {
     LateSummary m_late;                         // priced, but past the deadline
     std::vector<CountedLate> m_counted_late;    // counted in m_late, not yet priced
     std::optional<CandidateRules> m_candidates; // the active rules' candidate conditions
-    // Estimates by hardware: instance types alike in GPU, count, NVLink and network (across
-    // providers and synthetic copies) are sized once.
-    std::map<std::tuple<const Gpu*, int, int, bool, double, bool, double>,
-             std::shared_ptr<const Estimate>>
-        m_estimates;
-    std::vector<Option> m_over_budget; // priced, but over the budget
-    // Counts by hardware (GPU, GPUs per instance, NVLink, network, RDMA).
-    std::map<std::tuple<const Gpu*, double, bool, double, bool>, std::optional<CountChoice>>
-        m_counts;
+    // Counts and estimates by kind of hardware: instance types alike in GPU, count, NVLink and
+    // network (across providers and synthetic copies) are sized once, whichever thread meets them.
+    std::shared_ptr<SizingMemo> m_sizing = std::make_shared<SizingMemo>();
+    std::vector<Option> m_over_budget;                       // priced, but over the budget
+    std::map<SizingMemo::Kind, const CountChoice*> m_counts; // m_sizing's, as this thread met them
     std::vector<RuleTags> m_tags; // the distinct tags options carry, by index
     std::map<std::vector<std::uint32_t>, std::uint32_t> m_tag_index; // matched rules -> tags
     std::vector<std::uint32_t> m_last_matched; // the last tags_of asked for, and its answer

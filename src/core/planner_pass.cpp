@@ -1,10 +1,12 @@
-// The pass over every offer, on several threads for a large catalog: each prices a contiguous
-// slice of the instance types with its own state, and the slices are joined in catalog order,
-// so the result is the one a single pass gives (tested).
+// The pass over every offer, on several threads for a large catalog: the instance types are cut
+// into contiguous pieces, each priced with its own state by whichever thread takes it, and the
+// pieces are joined in catalog order, so the result is the one a single pass gives (tested).
+// The threads share the sizing (SizingMemo): each kind of hardware is sized once.
 #include "helper_thread.hpp"
 #include "planner_internal.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <string_view>
 #include <system_error>
@@ -19,6 +21,9 @@ namespace {
 // Below this many offers a second thread costs more than it saves.
 constexpr std::size_t k_offers_per_thread = 20'000;
 constexpr std::size_t k_max_threads = 8;
+// Pieces of the catalog per thread, each taken by whichever thread is free next: a thread that
+// runs slower (its CPU busy with other work, as on a shared machine) takes fewer.
+constexpr std::size_t k_pieces_per_thread = 8;
 
 // Of equals, the first met in a single pass (Late::met_before), whatever the order of adding.
 bool quicker(const Late& a, const std::optional<Late>& b) {
@@ -34,6 +39,23 @@ bool quicker(const Late& a, const std::optional<Late>& b) {
 bool cheaper(const Late& a, const std::optional<Late>& b) {
     return !b || a.total_micros < b->total_micros ||
            (a.total_micros == b->total_micros && a.met_before(*b));
+}
+
+// Contiguous pieces of about equal offers, in catalog order.
+std::vector<std::span<const InstanceType>>
+pieces_of(const std::vector<InstanceType>& instances, std::size_t offers, std::size_t pieces) {
+    std::vector<std::span<const InstanceType>> result;
+    std::size_t begin = 0;
+    std::size_t seen = 0;
+    for (std::size_t i = 0; i < instances.size(); ++i) {
+        seen += instances[i].regions.size();
+        const bool last = i + 1 == instances.size();
+        if (last || seen * pieces >= offers * (result.size() + 1)) {
+            result.emplace_back(instances.data() + begin, i + 1 - begin);
+            begin = i + 1;
+        }
+    }
+    return result;
 }
 
 } // namespace
@@ -106,6 +128,21 @@ void Planner::pass(std::span<const InstanceType> instances) {
     }
 }
 
+const CountChoice& SizingMemo::counts(const Kind& kind,
+                                      const std::function<CountChoice(Estimates&)>& make) {
+    Entry* entry = nullptr;
+    {
+        const std::lock_guard lock(m_mutex);
+        std::unique_ptr<Entry>& slot = m_entries[kind];
+        if (!slot) {
+            slot = std::make_unique<Entry>();
+        }
+        entry = slot.get();
+    }
+    std::call_once(entry->made, [&] { entry->choice = make(entry->estimates); });
+    return entry->choice;
+}
+
 void Planner::pass_over_offers() {
     const std::vector<InstanceType>& instances = m_in.catalog->instances();
     std::size_t offers = 0;
@@ -123,48 +160,37 @@ void Planner::pass_over_offers() {
         pass(instances);
         return;
     }
-    // Slices of about equal offers, in catalog order: the first for this planner.
-    std::vector<std::span<const InstanceType>> slices;
-    std::size_t begin = 0;
-    std::size_t seen = 0;
-    for (std::size_t i = 0; i < instances.size(); ++i) {
-        seen += instances[i].regions.size();
-        const bool last = i + 1 == instances.size();
-        if (last || seen * threads >= offers * (slices.size() + 1)) {
-            slices.emplace_back(instances.data() + begin, i + 1 - begin);
-            begin = i + 1;
-        }
+    const std::vector<std::span<const InstanceType>> pieces =
+        pieces_of(instances, offers, threads * k_pieces_per_thread);
+    for (std::size_t k = 1; k < pieces.size(); ++k) { // all made before any thread starts
+        m_helpers.push_back(std::make_unique<Planner>(m_in));
+        m_helpers.back()->m_sizing = m_sizing;
     }
-    std::vector<std::exception_ptr> errors(slices.size());
-    const auto price_slice = [&](std::size_t k) {
-        try {
-            if (k == 0) {
-                pass(slices.front());
-            } else {
-                m_helpers[k - 1]->fire_rules();
-                m_helpers[k - 1]->pass(slices[k]);
+    // Each thread takes the next piece not yet taken: the first for this planner.
+    std::atomic<std::size_t> next{0};
+    std::vector<std::exception_ptr> errors(pieces.size());
+    const auto price_pieces = [&] {
+        for (std::size_t k = next++; k < pieces.size(); k = next++) {
+            try {
+                Planner& planner = k == 0 ? *this : *m_helpers[k - 1];
+                if (k > 0) {
+                    planner.fire_rules();
+                }
+                planner.pass(pieces[k]);
+            } catch (...) {
+                errors[k] = std::current_exception();
             }
-        } catch (...) {
-            errors[k] = std::current_exception();
         }
     };
-    for (std::size_t k = 1; k < slices.size(); ++k) { // all made before any thread starts
-        m_helpers.push_back(std::make_unique<Planner>(m_in));
-    }
     std::vector<HelperThread> running;
-    running.reserve(slices.size());
-    std::size_t here = slices.size(); // slices from here on get no thread of their own
-    for (std::size_t k = 1; k < slices.size() && here == slices.size(); ++k) {
-        try {
-            running.emplace_back([&price_slice, k] { price_slice(k); });
-        } catch (const std::system_error&) { // no more threads: this one prices the rest
-            here = k;
+    running.reserve(threads - 1);
+    try {
+        while (running.size() + 1 < threads) {
+            running.emplace_back(price_pieces);
         }
+    } catch (const std::system_error&) { // no more threads: the ones running take the rest
     }
-    price_slice(0);
-    for (std::size_t k = here; k < slices.size(); ++k) {
-        price_slice(k);
-    }
+    price_pieces();
     for (HelperThread& thread : running) {
         thread.join();
     }
