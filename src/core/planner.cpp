@@ -268,7 +268,7 @@ void Planner::configuration(const InstanceType& instance,
         return;
     }
     m_at = {&instance, &gpu, &e, count, false};
-    Alike& alike = m_alike[std::tuple(e.get(), instance.gpu_count, count)];
+    Alike& alike = (*m_alike)[std::tuple(e.get(), instance.gpu_count, count)];
     if (m_candidates->hardware_decides()) {
         m_verdicts_at = alike.verdicts.data();
     } else { // a rule reads the region, or tells instance types apart: facts for each

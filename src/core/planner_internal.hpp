@@ -135,10 +135,11 @@ struct PlanRows {
 // when a rule reads the region): the same for each of them, so worked out once.
 struct Verdict {
     bool known = false;
-    const Rule* unmet = nullptr;        // the first `require` rule failed, in rule order
-    std::vector<std::uint32_t> matched; // the prefer and warn rules matched (when none failed)
-    double score = 0;                   // the weights of the prefer rules matched
-    std::optional<std::uint32_t> tags;  // tags_of(matched), once an option is kept
+    const Rule* unmet = nullptr;           // the first `require` rule failed, in rule order
+    std::vector<std::uint32_t> matched;    // the prefer and warn rules matched (when none failed)
+    double score = 0;                      // the weights of the prefer rules matched
+    std::optional<std::uint32_t> tags;     // tags_of(matched), once an option is kept,
+    const void* tags_of_planner = nullptr; // by this planner (tags are numbered per planner)
 };
 
 // What configurations alike in estimate, GPUs per instance and count share: the bill, and the
@@ -456,8 +457,10 @@ class Planner {
         int count = 0;
         bool entered = false; // the rules have its facts
     } m_at;
-    // By estimate, GPUs per instance and count.
-    std::map<std::tuple<const Estimate*, double, int>, Alike> m_alike;
+    // By estimate, GPUs per instance and count: this planner's, or shared with the planners of
+    // the pieces priced before on the same thread (pass_over_offers).
+    using AlikeMap = std::map<std::tuple<const Estimate*, double, int>, Alike>;
+    std::shared_ptr<AlikeMap> m_alike = std::make_shared<AlikeMap>();
     // The verdicts of the configuration at hand by pricing_index: its Alike's, or m_verdicts.
     std::array<Verdict, k_pricings> m_verdicts;
     Verdict* m_verdicts_at = m_verdicts.data();

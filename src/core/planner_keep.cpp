@@ -86,7 +86,7 @@ void Planner::price_others(Group& group) {
     const Option& best = m_groups.best[group.best];
     const InstanceType& instance = *best.instance;
     rates_for(instance);
-    Alike& alike = m_alike[std::tuple(best.estimate->get(), instance.gpu_count, best.count)];
+    Alike& alike = (*m_alike)[std::tuple(best.estimate->get(), instance.gpu_count, best.count)];
     const Bill& bill = bill_for(alike, best.count, **best.estimate);
     std::vector<AlsoIn> others;
     for (std::size_t r = 0; r < instance.regions.size(); ++r) {
@@ -370,8 +370,9 @@ void Planner::keep(Option o, std::size_t pricing) {
     }
     o.pricing_rank = pricing_name_rank(pricing);
     o.score = v->score;
-    if (!v->tags) {
+    if (!v->tags || v->tags_of_planner != this) {
         v->tags = tags_of(v->matched);
+        v->tags_of_planner = this;
     }
     o.tags = *v->tags;
     if (over_budget(o.total_micros)) {

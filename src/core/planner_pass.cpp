@@ -23,7 +23,7 @@ constexpr std::size_t k_offers_per_thread = 20'000;
 constexpr std::size_t k_max_threads = 8;
 // Pieces of the catalog per thread, each taken by whichever thread is free next: a thread that
 // runs slower (its CPU busy with other work, as on a shared machine) takes fewer.
-constexpr std::size_t k_pieces_per_thread = 8;
+constexpr std::size_t k_pieces_per_thread = 4;
 
 // Of equals, the first met in a single pass (Late::met_before), whatever the order of adding.
 bool quicker(const Late& a, const std::optional<Late>& b) {
@@ -170,11 +170,17 @@ void Planner::pass_over_offers() {
     std::atomic<std::size_t> next{0};
     std::vector<std::exception_ptr> errors(pieces.size());
     const auto price_pieces = [&] {
+        std::shared_ptr<AlikeMap> alike; // this thread's: bills and verdicts outlast a piece
         for (std::size_t k = next++; k < pieces.size(); k = next++) {
             try {
                 Planner& planner = k == 0 ? *this : *m_helpers[k - 1];
                 if (k > 0) {
                     planner.fire_rules();
+                }
+                if (alike) {
+                    planner.m_alike = alike;
+                } else {
+                    alike = planner.m_alike;
                 }
                 planner.pass(pieces[k]);
             } catch (...) {
