@@ -12,10 +12,13 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <numeric>
 #include <random>
+#include <thread>
 #include <tuple>
 
 using namespace gpuadvisor;
@@ -516,6 +519,65 @@ TEST_CASE("planner: a rule gives the same verdicts whichever level it is tested 
                     INFO("explain " << explain << ", clause " << static_cast<int>(clause));
                     CHECK(dump(result) == per_option);
                 }
+            }
+        }
+    }
+}
+
+TEST_CASE("planner: the threads' sizing memo makes each kind of hardware once") {
+    // Four threads ask for five kinds, each many times and at once (the making takes a while, so
+    // they meet): each kind is made once, and every thread gets that one.
+    planner_detail::SizingMemo memo;
+    std::atomic<int> made{0};
+    const Gpu* gpu = builtin_catalog().find_gpu("H100-80GB");
+    REQUIRE(gpu != nullptr);
+    constexpr int k_asks = 40;
+    std::vector<const planner_detail::CountChoice*> seen(4 * k_asks);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t) {
+        threads.emplace_back([&, t] {
+            for (int k = 0; k < k_asks; ++k) {
+                const int gpus = k % 5 + 1;
+                const planner_detail::SizingMemo::Kind kind(gpu, gpus, true, 100.0, false);
+                seen[static_cast<std::size_t>(t * k_asks + k)] =
+                    &memo.counts(kind, [&](planner_detail::SizingMemo::Estimates&) {
+                        ++made;
+                        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                        return planner_detail::CountChoice{{gpus}, 0, {}, {}};
+                    });
+            }
+        });
+    }
+    for (std::thread& thread : threads) {
+        thread.join();
+    }
+    CHECK(made == 5);
+    for (std::size_t i = 0; i < seen.size(); ++i) {
+        const int gpus = static_cast<int>(i % k_asks) % 5 + 1;
+        REQUIRE(seen[i]->counts.size() == 1);
+        CHECK(seen[i]->counts.front() == gpus);
+        CHECK(seen[i] == seen[static_cast<std::size_t>(gpus - 1)]); // thread 0's first asks
+    }
+}
+
+TEST_CASE("planner: pieces priced on one thread share their verdicts but not their tags") {
+    // With rules that read only hardware, count and plan, a thread's pieces share the verdicts of
+    // configurations alike (Alike); the tags are numbered per piece, as first met in it, so a
+    // verdict's tags from an earlier piece must not be taken for a later one's.
+    for (const Workload& w : {training_7b(1e11), serving(2000)}) {
+        std::string one;
+        for (const std::size_t threads : {1u, 2u, 3u}) {
+            Setup s{workload_of(w), {}, rules_from(level_rules(RuleClause::none)), {}};
+            s.constraints.interruptible = true;
+            s.constraints.top = 50;
+            s.constraints.threads = threads;
+            const std::string text = dump(run_builtin(s));
+            if (threads == 1) {
+                one = text;
+                CHECK(text.find("spot-note") != std::string::npos); // tags differ by plan
+            } else {
+                INFO(threads << " threads");
+                CHECK(text == one);
             }
         }
     }
