@@ -131,15 +131,17 @@ struct PlanRows {
     std::int64_t converts_below = std::numeric_limits<std::int64_t>::max(); // their smallest
 };
 
+class Planner;
+
 // What the rules say of the options of one pricing in the configuration at hand (and region,
 // when a rule reads the region): the same for each of them, so worked out once.
 struct Verdict {
     bool known = false;
-    const Rule* unmet = nullptr;           // the first `require` rule failed, in rule order
-    std::vector<std::uint32_t> matched;    // the prefer and warn rules matched (when none failed)
-    double score = 0;                      // the weights of the prefer rules matched
-    std::optional<std::uint32_t> tags;     // tags_of(matched), once an option is kept,
-    const void* tags_of_planner = nullptr; // by this planner (tags are numbered per planner)
+    const Rule* unmet = nullptr;        // the first `require` rule failed, in rule order
+    std::vector<std::uint32_t> matched; // the prefer and warn rules matched (when none failed)
+    double score = 0;                   // the weights of the prefer rules matched
+    std::optional<std::uint32_t> tags;  // tags_of(matched), once an option is kept,
+    const Planner* tags_of_planner = nullptr; // by this one (tags are numbered per planner)
 };
 
 // What configurations alike in estimate, GPUs per instance and count share: the bill, and the
