@@ -23,6 +23,12 @@ const YamlNode* YamlNode::find(std::string_view key) const {
     return nullptr;
 }
 
+bool YamlNode::operator==(const YamlNode& other) const {
+    return kind == other.kind && line == other.line && column == other.column &&
+           plain == other.plain && text == other.text && items == other.items &&
+           entries == other.entries;
+}
+
 std::string_view to_string(YamlNode::Kind kind) {
     switch (kind) {
     case YamlNode::Kind::null:
@@ -468,17 +474,50 @@ class TreeBuilder final : public YAML::EventHandler {
 
 } // namespace
 
+namespace {
+
+// yaml-cpp's event parser over text past check_bytes.
+YamlDocument parse_body_events(std::string file,
+                               std::string_view body,
+                               const LoadLimits& limits,
+                               Diagnostics& diagnostics);
+
+} // namespace
+
 YamlDocument parse_yaml(std::string file,
                         std::string_view text,
                         const LoadLimits& limits,
                         Diagnostics& diagnostics) {
-    YamlDocument document{file, std::nullopt};
     const auto body = check_bytes(file, text, diagnostics);
     if (!body) {
-        return document;
+        return {std::move(file), std::nullopt};
     }
-    std::istringstream stream{std::string(*body)};
-    TreeBuilder builder(file, *body, limits);
+    if (std::optional<YamlNode> root = parse_yaml_subset(*body, limits)) {
+        return {std::move(file), std::move(root)};
+    }
+    return parse_body_events(std::move(file), *body, limits, diagnostics);
+}
+
+YamlDocument parse_yaml_events(std::string file,
+                               std::string_view text,
+                               const LoadLimits& limits,
+                               Diagnostics& diagnostics) {
+    const auto body = check_bytes(file, text, diagnostics);
+    if (!body) {
+        return {std::move(file), std::nullopt};
+    }
+    return parse_body_events(std::move(file), *body, limits, diagnostics);
+}
+
+namespace {
+
+YamlDocument parse_body_events(std::string file,
+                               std::string_view body,
+                               const LoadLimits& limits,
+                               Diagnostics& diagnostics) {
+    YamlDocument document{file, std::nullopt};
+    std::istringstream stream{std::string(body)};
+    TreeBuilder builder(file, body, limits);
     try {
         YAML::Parser parser(stream);
         if (!parser.HandleNextDocument(builder)) {
@@ -515,5 +554,7 @@ YamlDocument parse_yaml(std::string file,
     }
     return document;
 }
+
+} // namespace
 
 } // namespace gpuadvisor

@@ -32,6 +32,7 @@ struct YamlNode {
 
     const YamlNode* find(std::string_view key) const;
     bool is_scalar() const { return kind == Kind::scalar; }
+    bool operator==(const YamlNode& other) const;
 };
 
 // A mapping's entry (a struct, not std::pair: std::pair needs complete types, so a
@@ -39,6 +40,7 @@ struct YamlNode {
 struct YamlEntry {
     YamlNode key;
     YamlNode value;
+    bool operator==(const YamlEntry& other) const = default;
 };
 
 std::string_view to_string(YamlNode::Kind kind);
@@ -62,9 +64,22 @@ std::optional<std::string>
 read_file_capped(const std::string& path, const LoadLimits& limits, Diagnostics& diagnostics);
 
 // Parses text that came from `file`. On any error, root is nullopt and the error is added.
+// Text in the plain subset catalogs are written in is read by parse_yaml_subset, the rest
+// (and every error) by yaml-cpp's event parser: the tree is the same either way.
 YamlDocument parse_yaml(std::string file,
                         std::string_view text,
                         const LoadLimits& limits,
                         Diagnostics& diagnostics);
+
+// parse_yaml with yaml-cpp's event parser alone.
+YamlDocument parse_yaml_events(std::string file,
+                               std::string_view text,
+                               const LoadLimits& limits,
+                               Diagnostics& diagnostics);
+
+// The tree yaml-cpp's event parser gives for `body` (text past parse_yaml's byte checks:
+// valid UTF-8, no byte order mark), when the text is in the plain subset (yaml_subset.cpp);
+// nullopt when it is not, or might hold an error. Never throws.
+std::optional<YamlNode> parse_yaml_subset(std::string_view body, const LoadLimits& limits);
 
 } // namespace gpuadvisor
