@@ -1,6 +1,7 @@
 // Fuzzes every file gpuadvisor reads: the first byte picks the kind, the rest is the file.
 // Each kind goes through its whole pipeline (read limits, parse, schema, checks) and must
-// return diagnostics, never crash, hang or trip a sanitizer.
+// return diagnostics, never crash, hang or trip a sanitizer. Every input is also read by both
+// YAML readers: what the subset reader accepts must be yaml-cpp's tree (yaml_subset.cpp).
 #include "gpuadvisor/assumptions.hpp"
 #include "gpuadvisor/catalog_io.hpp"
 #include "gpuadvisor/fx.hpp"
@@ -10,18 +11,43 @@
 #include "gpuadvisor/sizing.hpp"
 #include "gpuadvisor/tco.hpp"
 #include "gpuadvisor/workload.hpp"
+#include "yaml_reader.hpp"
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 using namespace gpuadvisor;
+
+namespace {
+
+void check_subset(const std::string& text) {
+    Diagnostics diagnostics;
+    const YamlDocument events = parse_yaml_events("fuzz.yaml", text, LoadLimits{}, diagnostics);
+    for (const Diagnostic& diagnostic : diagnostics.items()) {
+        if (diagnostic.code == "encoding") {
+            return; // parse_yaml stops at the byte checks: neither reader sees the text
+        }
+    }
+    std::string_view body = text;
+    if (body.starts_with("\xEF\xBB\xBF")) {
+        body.remove_prefix(3);
+    }
+    const std::optional<YamlNode> subset = parse_yaml_subset(body, LoadLimits{});
+    if (subset && subset != events.root) {
+        std::abort(); // the subset reader read the text otherwise than yaml-cpp
+    }
+}
+
+} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size == 0) {
         return 0;
     }
     const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
+    check_subset(text);
     switch (data[0] % 8) {
     case 0: { // a catalog overlay over the built-in catalog
         const NamedText file{"fuzz.yaml", text};
