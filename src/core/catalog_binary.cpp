@@ -279,21 +279,7 @@ bool read_instances(Reader& reader, std::vector<InstanceType>& instances) {
     };
     const std::size_t threads = std::min<std::size_t>(
         {chunks.size(), std::max(1u, std::thread::hardware_concurrency()), 8});
-    std::vector<HelperThread> helpers;
-    helpers.reserve(threads);
-    try {
-        for (std::size_t t = 1; t < threads; ++t) {
-            helpers.emplace_back([&decode, t, threads] { decode(t, threads); });
-        }
-    } catch (const std::system_error&) { // no more threads to be had: this one decodes the rest
-    }
-    for (std::size_t t = helpers.size() + 1; t < threads; ++t) {
-        decode(t, threads);
-    }
-    decode(0, threads);
-    for (HelperThread& helper : helpers) {
-        helper.join();
-    }
+    run_on_threads(threads, [&decode, threads](std::size_t t) { decode(t, threads); });
     return std::all_of(decoded.begin(), decoded.end(), [](char ok) { return ok == 1; });
 }
 

@@ -9,6 +9,7 @@
 #define GPUADVISOR_PLACE_THREADS 1
 #else
 #include <thread>
+#include <vector>
 #endif
 
 namespace gpuadvisor {
@@ -89,6 +90,25 @@ HelperThread::HelperThread(HelperThread&& other) noexcept = default;
 
 HelperThread::~HelperThread() {
     join();
+}
+
+void run_on_threads(std::size_t threads, const std::function<void(std::size_t)>& work) {
+    std::vector<HelperThread> helpers;
+    helpers.reserve(threads);
+    std::size_t started = 1;
+    try {
+        for (; started < threads; ++started) {
+            helpers.emplace_back([&work, started] { work(started); });
+        }
+    } catch (const std::system_error&) { // no more threads to be had: this one does the rest
+    }
+    for (std::size_t t = started; t < threads; ++t) {
+        work(t);
+    }
+    work(0);
+    for (HelperThread& helper : helpers) {
+        helper.join();
+    }
 }
 
 } // namespace gpuadvisor

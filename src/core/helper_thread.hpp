@@ -9,6 +9,7 @@
 // machine still balances it).
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <memory>
 
@@ -32,5 +33,10 @@ class HelperThread {
     static void* run(void* state); // the thread's body: `work`, once placed
     std::unique_ptr<State> m_state;
 };
+
+// Runs work(0) ... work(threads - 1) at once: work(0) on the calling thread, the others on
+// helper threads, or on the calling thread too when no more threads can be started. Returns
+// when all have ended. `work` must not throw on a helper thread.
+void run_on_threads(std::size_t threads, const std::function<void(std::size_t)>& work);
 
 } // namespace gpuadvisor
