@@ -3,11 +3,15 @@
 #include "catalog_cache.hpp"
 #include "catalog_checks.hpp"
 #include "catalog_decode.hpp"
+#include "helper_thread.hpp"
 #include "yaml_reader.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <filesystem>
 #include <system_error>
+#include <thread>
 
 namespace gpuadvisor {
 
@@ -51,24 +55,71 @@ bool clean(const Diagnostics& diagnostics) {
     return diagnostics.items().empty() && diagnostics.dropped() == 0;
 }
 
-// The same through the cache: a clean file's fragment is kept, and used while the file is
-// unchanged. A file with any diagnostic is parsed every time, so its report never goes stale.
-void load_text_cached(const FileStamp& file,
-                      std::string_view text,
-                      const LoadLimits& limits,
-                      const FileCache& cache,
-                      std::vector<CatalogFragment>& fragments,
-                      Diagnostics& diagnostics) {
+// One file's part of a load: its fragment, from the cache or parsed, and what parsing said.
+struct FileLoad {
+    std::vector<CatalogFragment> fragment; // none, or the file's one
+    Diagnostics diagnostics;
+    bool parsed = false;
+    std::exception_ptr error; // thrown while loading on a helper thread (out of memory)
+};
+
+// The file's fragment from the cache while the file is unchanged, else parsed.
+void load_file(const FileStamp& file,
+               std::string_view text,
+               const LoadLimits& limits,
+               const FileCache& cache,
+               FileLoad& load) {
     if (auto cached = cached_fragment(cache, file, limits)) {
-        fragments.push_back(std::move(*cached));
+        load.fragment.push_back(std::move(*cached));
         return;
     }
-    Diagnostics own;
-    load_text(file.path, text, limits, fragments, own);
-    if (clean(own)) {
-        store_fragment(cache, file, limits, fragments.back());
+    load.parsed = true;
+    load_text(file.path, text, limits, load.fragment, load.diagnostics);
+}
+
+// Below this many bytes in all, the files are parsed on the calling thread alone.
+constexpr std::size_t k_bytes_for_threads = 256 * 1024;
+constexpr std::size_t k_max_threads = 8;
+
+// Each file read, its fragment loaded (load_file), on several threads when there is enough to
+// parse: each thread takes the next file not yet taken, and drops its text once loaded (peak
+// memory stays near one copy of the files). Results in file order, as one thread gives them.
+std::vector<FileLoad> load_files(const std::vector<std::string>& files,
+                                 std::vector<std::optional<std::string>>& texts,
+                                 const std::vector<FileStamp>& stamps,
+                                 const LoadLimits& limits,
+                                 const FileCache& cache) {
+    std::vector<FileLoad> loads(files.size());
+    std::size_t bytes = 0;
+    std::size_t to_parse = 0;
+    for (const auto& text : texts) {
+        bytes += text ? text->size() : 0;
+        to_parse += text ? 1U : 0U;
     }
-    diagnostics.append(own);
+    const std::size_t threads =
+        bytes < k_bytes_for_threads
+            ? 1
+            : std::min<std::size_t>(
+                  {to_parse, std::max(1u, std::thread::hardware_concurrency()), k_max_threads});
+    std::atomic<std::size_t> next{0};
+    run_on_threads(std::max<std::size_t>(1, threads), [&](std::size_t /*thread*/) {
+        for (std::size_t i = next++; i < files.size(); i = next++) {
+            if (!texts[i]) {
+                continue;
+            }
+            try {
+                load_file(stamps.empty() ? FileStamp{files[i]} : stamps[i],
+                          *texts[i],
+                          limits,
+                          cache,
+                          loads[i]);
+            } catch (...) {
+                loads[i].error = std::current_exception();
+            }
+            texts[i].reset(); // its fragment holds it now
+        }
+    });
+    return loads;
 }
 
 CatalogLoad finish(const Catalog* base,
@@ -159,12 +210,25 @@ CatalogLoad load_through_cache(const Catalog* base_catalog,
     }
     const bool whole_set = !base.empty() && !stamps.empty() && !diagnostics.has_errors();
     std::vector<CatalogFragment> fragments;
-    for (std::size_t i = 0; i < files.size(); ++i) {
-        if (texts[i]) {
-            const FileStamp file = stamps.empty() ? FileStamp{files[i]} : stamps[i];
-            load_text_cached(file, *texts[i], limits, cache, fragments, diagnostics);
-            texts[i].reset(); // its fragment holds it now: peak memory is one copy
+    std::vector<FileLoad> loads = load_files(files, texts, stamps, limits, cache);
+    for (std::size_t i = 0; i < loads.size(); ++i) {
+        FileLoad& load = loads[i];
+        if (load.error) {
+            std::rethrow_exception(load.error);
         }
+        if (load.fragment.empty()) {
+            continue; // not read
+        }
+        // A clean file's fragment is kept, and used while the file is unchanged. A file with
+        // any diagnostic is parsed every time, so its report never goes stale.
+        if (load.parsed && clean(load.diagnostics)) {
+            store_fragment(cache,
+                           stamps.empty() ? FileStamp{files[i]} : stamps[i],
+                           limits,
+                           load.fragment.front());
+        }
+        fragments.push_back(std::move(load.fragment.front()));
+        diagnostics.append(load.diagnostics);
     }
     if (fragments.empty() && !diagnostics.has_errors() && !checks.max_age_days &&
         base_catalog != nullptr) {

@@ -275,3 +275,53 @@ TEST_CASE("a set with a file gone is read as usual: the error once, the entry un
     require_same(slow, cached);
     CHECK(cached.diagnostics.error_count() == 1); // "cannot read", not twice
 }
+
+namespace {
+
+// A provider file of `instances` A100 instance types in two regions; `broken` gives one of
+// them a negative GPU count and another spot above on-demand (an error and a warning).
+std::string provider_file(int provider, int instances, bool broken) {
+    std::string text = "schema_version: 1\nprovider:\n  id: p" + std::to_string(provider) +
+                       "\n  name: P\n  currency: USD\n  source: test\n  as_of: 2025-01-01\n"
+                       "  regions:\n    - {id: r1, name: R1, country: US}\n"
+                       "    - {id: r2, name: R2, country: DE}\n"
+                       "instances:\n";
+    for (int i = 0; i < instances; ++i) {
+        const bool bad_count = broken && i == instances / 3;
+        const bool bad_spot = broken && i == instances / 2;
+        text += "  - id: p" + std::to_string(provider) + ".x" + std::to_string(i) +
+                "\n    family: x\n    gpu: A100-40GB\n    gpu_count: " + (bad_count ? "-1" : "8") +
+                "\n    vcpus: 96\n    memory_gb: 1152\n    network_gbps: 400\n    rdma: true\n"
+                "    nvlink: true\n    regions:\n"
+                "      - {region: r1, on_demand: " +
+                std::to_string(30 + i % 7) + ", spot: " + (bad_spot ? "99" : "12.5") +
+                "}\n"
+                "      - {region: r2, on_demand: 35.5}\n";
+    }
+    return text;
+}
+
+} // namespace
+
+TEST_CASE("large catalog files loaded on several threads give what one thread gives") {
+    CacheFixture f;
+    std::vector<NamedText> texts{{f.file("gpus.yaml"), test::read_text(f.file("gpus.yaml"))}};
+    std::size_t bytes = texts.front().text.size();
+    for (int p = 0; p < 3; ++p) {
+        const std::string path = f.file("p" + std::to_string(p) + ".yaml");
+        texts.push_back({path, provider_file(p, 700, p == 1)});
+        write(path, texts.back().text);
+        bytes += texts.back().text.size();
+    }
+    fs::remove(f.file("testcloud.yaml"));
+    fs::remove(f.file("yuncloud.yaml"));
+    REQUIRE(bytes > 256 * 1024); // enough for the load to parse on several threads
+    const CatalogLoad one_thread = load_catalog_texts(texts, test::fixed_checks());
+    REQUIRE(one_thread.diagnostics.error_count() == 1);
+    REQUIRE(one_thread.diagnostics.items().size() == 2);
+    require_same(one_thread, f.load(FileCache{}));
+    require_same(one_thread, f.load(f.cache)); // filling the cache
+    require_same(one_thread, f.load(f.cache)); // from it, but for the file with the error
+    CHECK(fs::exists(f.entry("p0.yaml")));
+    CHECK_FALSE(fs::exists(f.entry("p1.yaml")));
+}
