@@ -482,31 +482,36 @@ YamlDocument parse_body_events(std::string file,
                                const LoadLimits& limits,
                                Diagnostics& diagnostics);
 
+// The byte checks, then the subset reader when `subset`, else (or when it gives up) yaml-cpp.
+YamlDocument read_yaml(std::string file,
+                       std::string_view text,
+                       const LoadLimits& limits,
+                       Diagnostics& diagnostics,
+                       bool subset) {
+    const auto body = check_bytes(file, text, diagnostics);
+    if (!body) {
+        return {std::move(file), std::nullopt};
+    }
+    if (std::optional<YamlNode> root = subset ? parse_yaml_subset(*body, limits) : std::nullopt) {
+        return {std::move(file), std::move(root)};
+    }
+    return parse_body_events(std::move(file), *body, limits, diagnostics);
+}
+
 } // namespace
 
 YamlDocument parse_yaml(std::string file,
                         std::string_view text,
                         const LoadLimits& limits,
                         Diagnostics& diagnostics) {
-    const auto body = check_bytes(file, text, diagnostics);
-    if (!body) {
-        return {std::move(file), std::nullopt};
-    }
-    if (std::optional<YamlNode> root = parse_yaml_subset(*body, limits)) {
-        return {std::move(file), std::move(root)};
-    }
-    return parse_body_events(std::move(file), *body, limits, diagnostics);
+    return read_yaml(std::move(file), text, limits, diagnostics, true);
 }
 
 YamlDocument parse_yaml_events(std::string file,
                                std::string_view text,
                                const LoadLimits& limits,
                                Diagnostics& diagnostics) {
-    const auto body = check_bytes(file, text, diagnostics);
-    if (!body) {
-        return {std::move(file), std::nullopt};
-    }
-    return parse_body_events(std::move(file), *body, limits, diagnostics);
+    return read_yaml(std::move(file), text, limits, diagnostics, false);
 }
 
 namespace {

@@ -386,17 +386,24 @@ class SubsetReader {
         return false;
     }
 
-    YamlNode flow_mapping() {
-        YamlNode mapping = open(YamlNode::Kind::mapping);
-        std::unordered_set<std::string> keys;
+    // Past a flow collection's opening bracket: true if it closes at once.
+    bool flow_start(char close) {
         ++m_i;
         ++m_flow;
         skip_spaces();
-        bool closed = at(m_i) == '}';
-        if (closed) {
-            ++m_i;
-        }
-        while (!closed) {
+        const bool closed = at(m_i) == close;
+        m_i += closed ? 1 : 0;
+        return closed;
+    }
+    void flow_end() {
+        --m_flow;
+        --m_depth;
+    }
+
+    YamlNode flow_mapping() {
+        YamlNode mapping = open(YamlNode::Kind::mapping);
+        std::unordered_set<std::string> keys;
+        for (bool closed = flow_start('}'); !closed;) {
             YamlNode key = at(m_i) == '"' || at(m_i) == '\'' ? quoted() : plain(true);
             if (at(m_i) != ':' || at(m_i + 1) != ' ') {
                 outside();
@@ -407,26 +414,17 @@ class SubsetReader {
             mapping.entries.push_back({std::move(key), std::move(value)});
             closed = flow_next('}');
         }
-        --m_flow;
-        --m_depth;
+        flow_end();
         return mapping;
     }
 
     YamlNode flow_sequence() {
         YamlNode sequence = open(YamlNode::Kind::sequence);
-        ++m_i;
-        ++m_flow;
-        skip_spaces();
-        bool closed = at(m_i) == ']';
-        if (closed) {
-            ++m_i;
-        }
-        while (!closed) {
+        for (bool closed = flow_start(']'); !closed;) {
             sequence.items.push_back(flow_node());
             closed = flow_next(']');
         }
-        --m_flow;
-        --m_depth;
+        flow_end();
         return sequence;
     }
 
