@@ -2,6 +2,7 @@
 
 #include <exception>
 #include <system_error>
+#include <vector>
 
 #if defined(__linux__) && defined(__GLIBC__)
 #include <pthread.h>
@@ -9,7 +10,6 @@
 #define GPUADVISOR_PLACE_THREADS 1
 #else
 #include <thread>
-#include <vector>
 #endif
 
 namespace gpuadvisor {
