@@ -77,6 +77,13 @@ void load_file(const FileStamp& file,
     load_text(file.path, text, limits, load.fragment, load.diagnostics);
 }
 
+// The i-th file's stamp: its size and hash when the cache is on, else its name alone.
+FileStamp stamp_at(const std::vector<std::string>& files,
+                   const std::vector<FileStamp>& stamps,
+                   std::size_t i) {
+    return stamps.empty() ? FileStamp{files[i]} : stamps[i];
+}
+
 // Below this many bytes in all, the files are parsed on the calling thread alone.
 constexpr std::size_t k_bytes_for_threads = 256 * 1024;
 constexpr std::size_t k_max_threads = 8;
@@ -108,11 +115,7 @@ std::vector<FileLoad> load_files(const std::vector<std::string>& files,
                 continue;
             }
             try {
-                load_file(stamps.empty() ? FileStamp{files[i]} : stamps[i],
-                          *texts[i],
-                          limits,
-                          cache,
-                          loads[i]);
+                load_file(stamp_at(files, stamps, i), *texts[i], limits, cache, loads[i]);
             } catch (...) {
                 loads[i].error = std::current_exception();
             }
@@ -222,10 +225,7 @@ CatalogLoad load_through_cache(const Catalog* base_catalog,
         // A clean file's fragment is kept, and used while the file is unchanged. A file with
         // any diagnostic is parsed every time, so its report never goes stale.
         if (load.parsed && clean(load.diagnostics)) {
-            store_fragment(cache,
-                           stamps.empty() ? FileStamp{files[i]} : stamps[i],
-                           limits,
-                           load.fragment.front());
+            store_fragment(cache, stamp_at(files, stamps, i), limits, load.fragment.front());
         }
         fragments.push_back(std::move(load.fragment.front()));
         diagnostics.append(load.diagnostics);

@@ -7,6 +7,8 @@
 // fuzz_files compares the two on every input).
 #include "yaml_reader.hpp"
 
+#include <yaml-cpp/null.h>
+
 #include <cctype>
 #include <string>
 #include <string_view>
@@ -18,10 +20,6 @@ namespace {
 
 // Thrown when the text leaves the subset: caught in read, never escapes.
 struct Outside {};
-
-bool is_null_word(std::string_view text) { // YAML::IsNullString's plain nulls
-    return text == "~" || text == "null" || text == "Null" || text == "NULL";
-}
 
 class SubsetReader {
   public:
@@ -339,15 +337,15 @@ class SubsetReader {
         if (end == start || (key ? at(i) != ':' || i != end : at(i) == ':')) {
             outside(); // "a: b: c", "a : b", or a key that never gets its ':'
         }
-        const std::string_view text = m_text.substr(start, end - start);
+        std::string text(m_text.substr(start, end - start));
         m_i = end;
-        if (is_null_word(text)) {
+        if (YAML::IsNullString(text)) { // a null to yaml-cpp ("~", "null" and the like)
             if (key) {
                 outside();
             }
             return make_at(start, YamlNode::Kind::null);
         }
-        return scalar(start, std::string(text), true);
+        return scalar(start, std::move(text), true);
     }
 
     static bool is_flow_end(char c) { return c == ',' || c == ']' || c == '}'; }
