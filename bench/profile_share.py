@@ -29,10 +29,10 @@ WORKLOADS = {
 }
 # The stage, and the functions whose inclusive counts add up to the stage's work. A function
 # counts the calling thread only: each stage adds the work its helper threads (HelperThread)
-# run, the decode's chunks for the load and the pass's slices for the planner.
+# run: run_on_threads's for the load (the decode's chunks), the pass's slices for the planner.
 STAGES = [
     ("load the catalog", [r"gpuadvisor::cli::load_active_catalog\(",
-                          r"_Function_handler<void \(\), .*read_instances\(.*::_M_invoke\("]),
+                          r"_Function_handler<void \(\), gpuadvisor::run_on_threads\(.*::_M_invoke\("]),
     ("plan (all threads)", [r"gpuadvisor::plan\(gpuadvisor::PlanInput const&"
                             r"(, std::shared_ptr<void>&)?\)",
                             r"_Function_handler<void \(\), .*pass_over_offers\(\).*::_M_invoke\("]),
