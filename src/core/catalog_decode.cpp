@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <set>
 
 namespace gpuadvisor {
@@ -85,14 +86,21 @@ std::string entry_path(std::string_view list,
                        std::size_t index,
                        const YamlNode& entry,
                        std::string_view id_key) {
+    // Appended, not formatted: a large catalog names every row this way, error or not.
+    std::array<char, 24> digits{};
+    const char* end = std::to_chars(digits.data(), digits.data() + digits.size(), index).ptr;
+    std::string_view inside(digits.data(), static_cast<std::size_t>(end - digits.data()));
     if (entry.kind == YamlNode::Kind::mapping) {
         const YamlNode* id = entry.find(id_key);
         if (id != nullptr && id->is_scalar() && !id->text.empty() && id->text.size() <= 64 &&
             id->text.find_first_of(" \t[]") == std::string::npos) {
-            return fmt::format("{}[{}]", list, id->text);
+            inside = id->text;
         }
     }
-    return fmt::format("{}[{}]", list, index);
+    std::string path;
+    path.reserve(list.size() + inside.size() + 2);
+    path.append(list).append(1, '[').append(inside).append(1, ']');
+    return path;
 }
 
 class Decoder {

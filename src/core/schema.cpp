@@ -15,10 +15,18 @@ std::string join_path(std::string_view path, std::string_view key) {
     if (path.empty()) {
         return std::string(key);
     }
-    return fmt::format("{}.{}", path, key);
+    std::string joined; // appended, not formatted: a large catalog joins a path per field read
+    joined.reserve(path.size() + 1 + key.size());
+    joined.append(path).append(1, '.').append(key);
+    return joined;
 }
 
 namespace {
+
+bool in_range(double number, const Range& range) {
+    const bool below = range.min_inclusive ? !(number >= range.min) : !(number > range.min);
+    return !below && number <= range.max;
+}
 
 // The first character text must not hold: a C0 or C1 control other than tab and line feed,
 // DEL, or a bidirectional control (U+202A-U+202E, U+2066-U+2069). The bytes are valid UTF-8.
@@ -213,8 +221,7 @@ FieldReader::number_node(const YamlNode& node, std::string_view path, Range rang
                             number_hint(node));
         return std::nullopt;
     }
-    const bool below = range.min_inclusive ? !(*number >= range.min) : !(*number > range.min);
-    if (below || !(*number <= range.max)) {
+    if (!in_range(*number, range)) {
         m_diagnostics.error(pos(node),
                             "out-of-range",
                             fmt::format("{}: {} is out of range", path, node.text),
@@ -229,6 +236,12 @@ std::optional<double> FieldReader::number(
     const YamlNode* node = value(map, key, path, need);
     if (node == nullptr) {
         return std::nullopt;
+    }
+    if (node->kind == YamlNode::Kind::scalar && node->plain) { // the common case: no path to word
+        const auto number = parse_strict_number(node->text);
+        if (number && in_range(*number, range)) {
+            return number;
+        }
     }
     return number_node(*node, join_path(path, key), range);
 }
@@ -256,6 +269,10 @@ FieldReader::money(const YamlNode& map, std::string_view key, std::string_view p
     if (node == nullptr) {
         return std::nullopt;
     }
+    const auto micros = node->plain ? parse_money_micros(node->text) : std::nullopt;
+    if (micros && *micros > 0) {
+        return micros; // the common case: no path to word
+    }
     const std::string field = join_path(path, key);
     if (node->plain && node->text.starts_with('-') && parse_strict_number(node->text)) {
         m_diagnostics.error(pos(*node),
@@ -264,7 +281,6 @@ FieldReader::money(const YamlNode& map, std::string_view key, std::string_view p
                             "a price is above 0; leave the plan out where it is not sold");
         return std::nullopt;
     }
-    const auto micros = node->plain ? parse_money_micros(node->text) : std::nullopt;
     if (!micros) {
         const bool exponent = node->plain && parse_strict_number(node->text).has_value();
         m_diagnostics.error(pos(*node),
