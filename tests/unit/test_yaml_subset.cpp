@@ -117,6 +117,8 @@ TEST_CASE("yaml subset: the text it accepts is read as yaml-cpp reads it") {
         "instances:\n  - id: a\n    regions:\n      - {region: r1, on_demand: 1.5}\n"
         "      - {region: r2, currency: CNY, spot: -0.5}\n  - id: b\n    tags: [x, 'y''s', \"\"]\n",
         "a: null\nb: ~\nc: NULL\nd: [null, ~]\ne: {f: Null}\n",
+        // Near-nulls are text: a null is asked of yaml-cpp only for what might be one.
+        "a: nul\nb: nulls\nc: NuLL\nd: [nUll, ~~, '~', \"null\"]\ne: {f: None, g: n, h: N}\n",
         "名前: 北京\nurl: https://example.com/a#b\n",
         "# head\n\nroot:\n\n  # inside\n  k: v   # trailing\nz: 'x'\n",
         "a: {b: {c: [1, [2, {d: e}]]}, f: []}\ng: {}\n",
