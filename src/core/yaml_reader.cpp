@@ -168,8 +168,12 @@ check_bytes(const std::string& file, std::string_view text, Diagnostics& diagnos
     std::uint32_t line = 1;
     std::uint32_t column = 1;
     for (std::size_t i = 0; i < text.size();) {
+        if (i + 8 <= text.size() && printable_ascii8(text, i)) { // most of every file
+            i += 8, column += 8;
+            continue;
+        }
         const auto byte = static_cast<unsigned char>(text[i]);
-        if (byte >= 0x20 && byte < 0x7F) { // printable ASCII: most of every file
+        if (byte >= 0x20 && byte < 0x7F) { // printable ASCII
             ++i, ++column;
             continue;
         }

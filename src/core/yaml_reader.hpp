@@ -7,6 +7,7 @@
 #include "gpuadvisor/diagnostic.hpp"
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -81,5 +82,17 @@ YamlDocument parse_yaml_events(std::string file,
 // valid UTF-8, no byte order mark), when the text is in the plain subset (yaml_subset.cpp);
 // nullopt when it is not, or might hold an error. Never throws.
 std::optional<YamlNode> parse_yaml_subset(std::string_view body, const LoadLimits& limits);
+
+// Whether the eight bytes from `i` (i + 8 <= text.size()) are all printable ASCII (0x20 to
+// 0x7E): tested a word at a time, so the byte checks pass over most of a file eight bytes a
+// step. No byte carries into the next: each is below 0x80 when the sums are taken.
+inline bool printable_ascii8(std::string_view text, std::size_t i) {
+    constexpr std::uint64_t k_high = 0x8080808080808080;
+    std::uint64_t word = 0;
+    std::memcpy(&word, text.data() + i, sizeof word);
+    return (word & k_high) == 0 &&                             // below 0x80
+           ((word + 0x6060606060606060) & k_high) == k_high && // 0x20 or above
+           ((word + 0x0101010101010101) & k_high) == 0;        // not 0x7F
+}
 
 } // namespace gpuadvisor
