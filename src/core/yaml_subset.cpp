@@ -10,6 +10,7 @@
 #include <yaml-cpp/null.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <iterator>
 #include <string>
@@ -23,6 +24,17 @@ namespace {
 
 // Thrown when the text leaves the subset: caught in read, never escapes.
 struct Outside {};
+
+// The bytes that neither end a plain scalar nor might take it outside the subset, in a block
+// or a flow collection: plain() passes over them without a look.
+constexpr std::array<bool, 256> k_in_plain = [] {
+    std::array<bool, 256> table{};
+    for (std::size_t byte = 0x20; byte < table.size(); ++byte) {
+        table[byte] =
+            std::string_view(":#,[]{}?").find(static_cast<char>(byte)) == std::string_view::npos;
+    }
+    return table;
+}();
 
 class SubsetReader {
   public:
@@ -56,6 +68,12 @@ class SubsetReader {
     // 1.1 reads as line breaks (NEL, LS, PS) or a byte order mark past the start.
     bool plain_bytes() const {
         for (std::size_t i = 0; i < m_text.size(); ++i) {
+            while (i + 8 <= m_text.size() && printable_ascii8(m_text, i)) {
+                i += 8;
+            }
+            if (i == m_text.size()) {
+                break;
+            }
             const auto byte = static_cast<unsigned char>(m_text[i]);
             if (byte >= 0x20 && byte < 0xC2) { // ASCII text, or inside a character
                 continue;
@@ -332,6 +350,9 @@ class SubsetReader {
         const std::size_t start = m_i;
         std::size_t i = m_i;
         for (;; ++i) {
+            while (i < m_text.size() && k_in_plain[static_cast<unsigned char>(m_text[i])]) {
+                ++i; // most of a scalar's bytes: nothing to decide
+            }
             const char c = at(i);
             if (c == '\n' || c == '\0') {
                 if (m_flow > 0) {
