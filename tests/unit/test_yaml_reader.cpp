@@ -32,6 +32,27 @@ TEST_CASE("bytes are checked before parsing") {
                                          "hint: save the file with LF (or CRLF) line endings\n");
 }
 
+TEST_CASE("eight bytes are printable ASCII to the word test just when each byte is") {
+    // Every byte value at every place in a word of otherwise printable bytes, and words whose
+    // sums would carry (0x7F, 0x80, 0xFF next to each other) or sit at the bounds.
+    std::size_t failures = 0;
+    for (std::size_t place = 0; place < 8; ++place) {
+        for (int value = 0; value < 256; ++value) {
+            std::string word = "azAZ09 ~";
+            word[place] = static_cast<char>(value);
+            const bool printable = value >= 0x20 && value < 0x7F;
+            failures += gpuadvisor::printable_ascii8(word, 0) != printable ? 1U : 0U;
+        }
+    }
+    CHECK(failures == 0);
+    CHECK(gpuadvisor::printable_ascii8("        ", 0));
+    CHECK(gpuadvisor::printable_ascii8("~~~~~~~~", 0));
+    CHECK_FALSE(gpuadvisor::printable_ascii8("\x7F\x7F\x7F\x7F\x7F\x7F\x7F\x7F", 0));
+    CHECK_FALSE(gpuadvisor::printable_ascii8("\x1F\x7F\x80\xFF\x1F\x7F\x80\xFF", 0));
+    CHECK_FALSE(gpuadvisor::printable_ascii8("abcdefg\n", 0));
+    CHECK(gpuadvisor::printable_ascii8("\nabcdefgh", 1)); // from any offset
+}
+
 TEST_CASE("UTF-16 gets a clear error") {
     const std::string text("\xFF\xFEs\0c\0", 6);
     CHECK(first_error(text) == "1:1: error[encoding]: the file is UTF-16; gpuadvisor reads "
