@@ -121,11 +121,11 @@ bool FieldReader::mapping(const YamlNode& node,
         wrong_type(node, path, fmt::format("{} (a mapping of fields)", what));
         return false;
     }
-    std::vector<std::string> known(fields.begin(), fields.end());
     for (const auto& [key, value] : node.entries) {
         if (std::find(fields.begin(), fields.end(), std::string_view(key.text)) != fields.end()) {
             continue;
         }
+        const std::vector<std::string> known(fields.begin(), fields.end()); // a typo's rare
         std::string hint = did_you_mean(nearest_names(key.text, known));
         if (hint.empty()) {
             hint = fmt::format("the fields of {} are: {}", what, fmt::join(fields, ", "));
