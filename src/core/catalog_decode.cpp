@@ -395,19 +395,36 @@ std::optional<InstanceInput> Decoder::instance(const YamlNode& node, const std::
 
 void Decoder::check_unique(const std::vector<std::pair<std::string, SourcePos>>& ids,
                            std::string_view what) {
-    std::map<std::string, SourcePos> seen;
-    for (const auto& [id, pos] : ids) {
-        const auto [it, inserted] = seen.emplace(to_lower(id), pos);
-        if (!inserted && !id.empty()) {
-            m_read.diagnostics().error(pos,
-                                       "duplicate-id",
-                                       fmt::format("a second {} '{}' in this file (the first is at "
-                                                   "line {})",
-                                                   what,
-                                                   id,
-                                                   it->second.line),
-                                       "keep one; ids are compared ignoring case");
+    // Sorted, not kept in a map: a map allocates per id, and a catalog checks ten or so rows
+    // per instance type. Equal ids stay in file order (stable), so the first of each run is the
+    // first met; the others are reported in file order.
+    std::vector<std::pair<std::string, std::size_t>> lowered;
+    lowered.reserve(ids.size());
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        lowered.emplace_back(to_lower(ids[i].first), i);
+    }
+    std::stable_sort(lowered.begin(), lowered.end(), [](const auto& a, const auto& b) {
+        return a.first < b.first;
+    });
+    std::vector<std::pair<std::size_t, std::size_t>> seconds; // (index, index of the first)
+    for (std::size_t k = 1, first = 0; k < lowered.size(); ++k) {
+        if (lowered[k].first != lowered[first].first) {
+            first = k;
+        } else if (!ids[lowered[k].second].first.empty()) {
+            seconds.emplace_back(lowered[k].second, lowered[first].second);
         }
+    }
+    std::sort(seconds.begin(), seconds.end());
+    for (const auto& [second, first] : seconds) {
+        const auto& [id, pos] = ids[second];
+        m_read.diagnostics().error(pos,
+                                   "duplicate-id",
+                                   fmt::format("a second {} '{}' in this file (the first is at "
+                                               "line {})",
+                                               what,
+                                               id,
+                                               ids[first].second.line),
+                                   "keep one; ids are compared ignoring case");
     }
 }
 
