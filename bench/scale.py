@@ -50,6 +50,9 @@ TARGETS = [
     (100_000, "recommend training", "warm", 150, 150),
     (100_000, "recommend inference", "warm", 150, 150),
     (100_000, "validate", "warm", 300, None),
+    # Not in the words, which the cache meets: the same limit with no cache, as
+    # `catalog validate` runs in a CI job on a fresh machine.
+    (100_000, "validate", "off", 300, None),
     (1_000_000, "recommend training", "warm", 1500, None),
     (1_000_000, "recommend inference", "warm", 1500, None),
 ]
@@ -198,6 +201,7 @@ def print_targets(builtin, results):
             continue
         ok = row["ms"] <= limit_ms and (limit_mb is None or row["rss_mb"] <= limit_mb)
         limits = f"<= {limit_ms} ms" + (f", <= {limit_mb} MB" if limit_mb else "")
+        command = f"{command}, no cache" if cache == "off" else command
         print(f"  {'met ' if ok else 'MISS'} {str(offers):>9} {command:<24} {row['ms']:9.1f} ms "
               f"{row['rss_mb']:7.1f} MB  (target {limits})")
 
