@@ -5,6 +5,7 @@
 #include "io.hpp"
 #include "output.hpp"
 
+#include <ostream>
 #include <vector>
 
 namespace gpuadvisor::cli {
@@ -25,5 +26,9 @@ void print_instances(const std::vector<const InstanceType*>& instances,
                      const Catalog& catalog,
                      Io& io);
 void print_offers(const std::vector<Offer>& offers, Io& io);
+// print_offers' JSON: the document nlohmann's dump(2) gives for the offers as JSON objects
+// (price_row_json's fields after provider, instance, gpu and gpu_count), written offer by offer
+// without building them (offers_json.cpp).
+void write_offers_json(const std::vector<Offer>& offers, std::ostream& out);
 
 } // namespace gpuadvisor::cli

@@ -210,18 +210,7 @@ void print_instances(const std::vector<const InstanceType*>& instances,
 
 void print_offers(const std::vector<Offer>& offers, Io& io) {
     if (io.format == OutputFormat::json) {
-        Json document = json_document("catalog list offers");
-        document["offers"] = Json::array();
-        for (const Offer& offer : offers) {
-            Json json;
-            json["provider"] = offer.instance->provider;
-            json["instance"] = offer.instance->id;
-            json["gpu"] = offer.instance->gpu;
-            json["gpu_count"] = offer.instance->gpu_count;
-            merge_into(json, price_row_json(*offer.prices));
-            document["offers"].push_back(json);
-        }
-        write_json(document, io);
+        write_offers_json(offers, io.out);
         return;
     }
     Table table{{{"PROVIDER"},
