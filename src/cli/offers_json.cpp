@@ -4,9 +4,7 @@
 // values that need it (numbers, strings with escapes or bytes that are not UTF-8) are written by
 // nlohmann itself, so the bytes are the same (a unit test compares them).
 #include "catalog_listing.hpp"
-#include "gpuadvisor/date.hpp"
-
-#include <fmt/format.h>
+#include "row_fields.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -31,56 +29,36 @@ void append_string(std::string& out, std::string_view text) {
     out += Json(std::string(text)).dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
-void append_number(std::string& out, double value) {
-    out += Json(value).dump(); // nlohmann's shortest round-trip form ("8.0", "32.7726")
-}
+// An offer's fields, each on a line of its own six spaces in, as dump(2) lays them out.
+class OfferFields {
+  public:
+    explicit OfferFields(std::string& out) : m_out(out) {}
+    void text(std::string_view key, std::string_view value) {
+        start(key);
+        append_string(m_out, value);
+    }
+    void number(std::string_view key, std::optional<double> value) {
+        start(key);
+        m_out += value ? Json(*value).dump() : "null"; // nlohmann's form ("8.0", "32.7726")
+    }
 
-// A key and its value on a line of their own, six spaces in (an offer's fields).
-template <class Value>
-void append_field(std::string& out, std::string_view key, Value&& append_value, bool& first) {
-    out.append(first ? "\n      \"" : ",\n      \"").append(key).append("\": ");
-    first = false;
-    append_value(out);
-}
+  private:
+    void start(std::string_view key) {
+        m_out.append(m_first ? "\n      \"" : ",\n      \"").append(key).append("\": ");
+        m_first = false;
+    }
+    std::string& m_out;
+    bool m_first = true;
+};
 
 void append_offer(std::string& out, const Offer& offer) {
-    const InstanceType& instance = *offer.instance;
-    const PriceRow& row = *offer.prices;
-    bool first = true;
-    const auto text = [&](std::string_view key, std::string_view value) {
-        append_field(
-            out, key, [&](std::string& o) { append_string(o, value); }, first);
-    };
-    const auto number = [&](std::string_view key, std::optional<double> value) {
-        append_field(
-            out,
-            key,
-            [&](std::string& o) { value ? append_number(o, *value) : void(o.append("null")); },
-            first);
-    };
     out.append("    {");
-    text("provider", instance.provider);
-    text("instance", instance.id);
-    text("gpu", instance.gpu);
-    number("gpu_count", instance.gpu_count);
-    text("region", row.region);
-    text("currency", row.currency);
-    for (const Plan plan : k_all_plans) {
-        const auto& price = row.price(plan);
-        number(to_string(plan), price ? std::optional(money_units(*price)) : std::nullopt);
-    }
-    if (row.spot_interruption.empty()) {
-        number("spot_interruption", std::nullopt);
-    } else {
-        text("spot_interruption", row.spot_interruption);
-    }
-    text("source", row.provenance.source);
-    text("as_of", format_date(row.provenance.as_of));
-    text("confidence", to_string(row.provenance.confidence));
-    if (!row.provenance.notes.empty()) {
-        text("notes", row.provenance.notes);
-    }
-    text("defined_at", fmt::format("{}:{}", row.origin.file.str(), row.origin.line));
+    OfferFields fields(out);
+    fields.text("provider", offer.instance->provider);
+    fields.text("instance", offer.instance->id);
+    fields.text("gpu", offer.instance->gpu);
+    fields.number("gpu_count", offer.instance->gpu_count);
+    price_row_fields(*offer.prices, fields);
     out.append("\n    }");
 }
 

@@ -1,5 +1,6 @@
 #include "catalog_listing.hpp"
 #include "render_table.hpp"
+#include "row_fields.hpp"
 #include "text.hpp"
 
 #include <fmt/format.h>
@@ -17,23 +18,6 @@ std::string number_or_empty(const std::optional<double>& value) {
 
 std::string price_or_empty(const std::optional<std::int64_t>& micros) {
     return micros ? format_price(*micros) : std::string();
-}
-
-Json provenance_json(const Provenance& provenance) {
-    Json json;
-    json["source"] = provenance.source;
-    json["as_of"] = format_date(provenance.as_of);
-    json["confidence"] = to_string(provenance.confidence);
-    if (!provenance.notes.empty()) {
-        json["notes"] = provenance.notes;
-    }
-    return json;
-}
-
-void merge_into(Json& target, const Json& extra) {
-    for (const auto& [key, value] : extra.items()) {
-        target[key] = value;
-    }
 }
 
 } // namespace
@@ -63,22 +47,15 @@ Json gpu_json(const Gpu& gpu) {
     json["mig_max_instances"] = gpu.mig_max_instances;
     json["logical_devices"] = gpu.logical_devices;
     json["vgpu_profiles_gb"] = gpu.vgpu_profiles_gb;
-    merge_into(json, provenance_json(gpu.provenance));
+    JsonFields fields{json};
+    provenance_fields(gpu.provenance, fields);
     return json;
 }
 
 Json price_row_json(const PriceRow& row) {
     Json json;
-    json["region"] = row.region;
-    json["currency"] = row.currency;
-    for (const Plan plan : k_all_plans) {
-        const auto& price = row.price(plan);
-        json[std::string(to_string(plan))] = price ? Json(money_units(*price)) : Json(nullptr);
-    }
-    json["spot_interruption"] =
-        row.spot_interruption.empty() ? Json(nullptr) : Json(row.spot_interruption);
-    merge_into(json, provenance_json(row.provenance));
-    json["defined_at"] = fmt::format("{}:{}", row.origin.file, row.origin.line);
+    JsonFields fields{json};
+    price_row_fields(row, fields);
     return json;
 }
 
@@ -101,7 +78,8 @@ Json instance_json(const InstanceType& instance, const Catalog& catalog) {
     json["nvlink"] = instance.nvlink;
     json["local_storage_gb"] = instance.local_storage_gb;
     json["regions"] = instance.regions.size();
-    merge_into(json, provenance_json(instance.provenance));
+    JsonFields fields{json};
+    provenance_fields(instance.provenance, fields);
     return json;
 }
 
