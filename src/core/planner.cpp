@@ -345,7 +345,7 @@ void Planner::rates_for(const InstanceType& instance) {
         return;
     }
     m_rates_of = &instance;
-    m_rates.assign(instance.regions.size(), {});
+    m_rates.resize(instance.regions.size()); // (not cleared: rate_rows sets what is read)
     std::array<bool, std::size(k_all_plans)> priced{};
     if (m_w.deadline_hours && m_by_pricing) { // configurations may be counted late
         m_plan_rows = {};
@@ -385,11 +385,16 @@ template <bool Summarise>
 void Planner::rate_rows(const InstanceType& instance,
                         std::array<bool, std::size(k_all_plans)>& priced) {
     const bool any_region = m_c.regions.empty();
+    // The common case: no discount, no estimate, so a plan's rate is the row's list price.
+    const bool list_prices = m_quiet.discounts.empty() && !m_quiet.estimate_missing;
     for (std::size_t r = 0; r < instance.regions.size(); ++r) {
         const PriceRow& row = instance.regions[r];
         RowRates& rates = m_rates[r];
+        rates.priced = {};
         rates.wanted = any_region || named(m_c.regions, row.region);
         rates.converted = !same_code(row.currency, m_c.currency);
+        rates.from = nullptr;
+        rates.converts_below = std::numeric_limits<std::int64_t>::max();
         if (rates.converted) {
             rates.from = m_in.fx->find(row.currency);
             rates.converts_below = rates.from != nullptr && m_currency != nullptr
@@ -401,15 +406,20 @@ void Planner::rate_rows(const InstanceType& instance,
         }
         for (const Plan plan : m_plans_asked) {
             const auto p = static_cast<std::size_t>(plan);
-            if (!row.price(plan) && !m_quiet.estimate_missing) {
+            const std::optional<std::int64_t>& price = row.price(plan);
+            if (!price && !m_quiet.estimate_missing) {
                 continue; // not sold there, and not to be estimated (most rows lack a term plan)
             }
-            if (const auto rate = plan_rate_figures({&instance, &row}, plan, m_quiet)) {
-                rates.by_plan[p] = {true, rate->micros, rate->list_micros};
-                priced[p] = true;
-                if constexpr (Summarise) {
-                    summarise_rate(r, plan, *rate);
-                }
+            const auto rate = list_prices ? std::optional(RateFigures{*price, *price, {}, {}})
+                                          : plan_rate_figures({&instance, &row}, plan, m_quiet);
+            if (!rate) {
+                continue;
+            }
+            rates.priced[p] = true;
+            rates.by_plan[p] = {rate->micros, rate->list_micros};
+            priced[p] = true;
+            if constexpr (Summarise) {
+                summarise_rate(r, plan, *rate);
             }
         }
         if constexpr (Summarise) {

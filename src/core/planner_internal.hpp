@@ -109,10 +109,13 @@ inline bool is_term(Plan plan) {
 // counts prices the row again): plan_rate's figures, by Plan.
 struct RowRates {
     struct PlanRate {
-        bool priced = false; // to be priced here, and plan_rate gave a rate
         std::int64_t micros = 0;
         std::int64_t list_micros = 0;
     };
+    // By Plan: to be priced here, and plan_rate gave a rate, which by_plan holds. An entry of
+    // by_plan not priced is not read: rate_rows leaves it as the last instance type's rows left
+    // it (clearing every entry for each instance type cost more than setting them).
+    std::array<bool, std::size(k_all_plans)> priced{};
     std::array<PlanRate, std::size(k_all_plans)> by_plan;
     bool wanted = false;          // --region names the row's region, or no --region was given
     bool converted = false;       // the row's currency is not the one asked for
@@ -207,10 +210,10 @@ bool each_priced_plan(const RowRates& rates,
     std::optional<std::int64_t> on_demand;
     for (const Plan plan : plans) {
         const auto p = static_cast<std::size_t>(plan);
-        const RowRates::PlanRate& rate = rates.by_plan[p];
-        if (!rate.priced) {
+        if (!rates.priced[p]) {
             continue;
         }
+        const RowRates::PlanRate& rate = rates.by_plan[p];
         const TotalsResult q = totals_at(rate.micros, rate.list_micros, bill.by_plan[p]);
         too_large |= q.too_large;
         if (!q.totals) {

@@ -272,9 +272,8 @@ bool Planner::late_counts(const Bill& bill, std::array<LateRows, std::size(k_all
     for (const auto& [r, plan] : m_term_rows) {
         if (r != row) {
             row = r;
-            on_demand = m_rates[r].by_plan[k_on_demand].priced
-                            ? std::optional(total(r, Plan::on_demand))
-                            : std::nullopt;
+            on_demand = m_rates[r].priced[k_on_demand] ? std::optional(total(r, Plan::on_demand))
+                                                       : std::nullopt;
         }
         if (!on_demand || total(r, plan) < *on_demand) {
             ++by_plan[static_cast<std::size_t>(plan)].priced;
