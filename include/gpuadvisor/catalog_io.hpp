@@ -47,6 +47,10 @@ struct CatalogLoad {
     Catalog catalog;                // built from the entries that decoded without error
     Diagnostics diagnostics;        // every problem, sorted
     std::vector<std::string> files; // every file read, in order
+    // How the files were read (--timings says): the whole catalog from the cache of large
+    // files, or each file parsed or taken from the cache (files_parsed of them parsed).
+    bool from_cache = false;
+    std::size_t files_parsed = 0;
 };
 
 // Reads, decodes, merges and checks. Never throws on bad input.

@@ -199,7 +199,7 @@ CatalogLoad load_through_cache(const Catalog* base_catalog,
     }
     if (auto cached = diagnostics.has_errors() ? std::nullopt
                                                : cached_set(cache, base, files, checks, limits)) {
-        return {std::move(*cached), std::move(diagnostics), std::move(files)};
+        return {std::move(*cached), std::move(diagnostics), std::move(files), true, 0};
     }
     std::vector<std::optional<std::string>> texts; // each file read once, kept until decoded
     for (const std::string& file : files) {
@@ -214,11 +214,13 @@ CatalogLoad load_through_cache(const Catalog* base_catalog,
     const bool whole_set = !base.empty() && !stamps.empty() && !diagnostics.has_errors();
     std::vector<CatalogFragment> fragments;
     std::vector<FileLoad> loads = load_files(files, texts, stamps, limits, cache);
+    std::size_t parsed = 0;
     for (std::size_t i = 0; i < loads.size(); ++i) {
         FileLoad& load = loads[i];
         if (load.error) {
             std::rethrow_exception(load.error);
         }
+        parsed += load.parsed ? 1 : 0;
         if (load.fragment.empty()) {
             continue; // not read
         }
@@ -233,10 +235,11 @@ CatalogLoad load_through_cache(const Catalog* base_catalog,
     if (fragments.empty() && !diagnostics.has_errors() && !checks.max_age_days &&
         base_catalog != nullptr) {
         // Nothing laid over the base, and no check that depends on options: the base as it is.
-        return {*base_catalog, std::move(diagnostics), std::move(files)};
+        return {*base_catalog, std::move(diagnostics), std::move(files), false, parsed};
     }
     CatalogLoad load = finish(
         base_catalog, std::move(fragments), std::move(files), std::move(diagnostics), checks);
+    load.files_parsed = parsed;
     if (whole_set && clean(load.diagnostics)) {
         store_catalog(cache, base, stamps, checks, limits, load.catalog);
     }
