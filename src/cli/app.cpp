@@ -3,6 +3,7 @@
 #include "exit_status.hpp"
 #include "gpuadvisor/units.hpp"
 #include "output.hpp"
+#include "stage_clock.hpp"
 
 #include <fmt/format.h>
 
@@ -27,6 +28,7 @@ constexpr std::string_view k_footer = R"(Examples:
   gpuadvisor price p4d.24xlarge --count 2 --months 12 --mix reserved-1y=0.5,on-demand=0.5
   gpuadvisor compare A100-80GB H100-80GB L40S
   gpuadvisor tco --instance p5.48xlarge --utilization 0.6 --years 3
+  gpuadvisor recommend training --model llama-2-7b --tokens 1T --deadline 30d --timings
 
 Environment: GPUADVISOR_CATALOG=path:path adds catalogs as --catalog does (before
 them); GPUADVISOR_CACHE_DIR sets where large catalog files are cached (default
@@ -56,6 +58,9 @@ void add_global_options(CLI::App& app, GlobalOptions& global) {
                    "Show prices in this currency (dated rates in data/fx.yaml)")
         ->type_name("USD|CNY|EUR|...");
     app.add_flag("-q,--quiet", global.quiet, "No notes on stderr");
+    app.add_flag("--timings",
+                 global.timings,
+                 "Then a line on stderr: where the time went (catalog, plan, output)");
 }
 
 bool use_color(const GlobalOptions& global) {
@@ -137,6 +142,7 @@ int run_app(int argc, char** argv, std::ostream& out, std::ostream& err) {
     app.set_version_flag("--version", GPUADVISOR_VERSION);
     app.require_subcommand(1);
     app.fallthrough();
+    StageClock clock; // (read only with --timings)
     GlobalOptions global;
     add_global_options(app, global);
 
@@ -169,10 +175,20 @@ int run_app(int argc, char** argv, std::ostream& out, std::ostream& err) {
         return fail(
             name, "usage", error.what(), fmt::format("run '{} --help'", command), k_exit_usage, io);
     }
-    Io io{out, err, parse_output_format(global.format), use_color(global), global.quiet};
+    Io io{out,
+          err,
+          parse_output_format(global.format),
+          use_color(global),
+          global.quiet,
+          global.timings ? &clock : nullptr};
     for (const Runner& runner : runners) {
         if (runner.app->parsed()) {
-            return runner.run(io);
+            const int status = runner.run(io);
+            if (global.timings) {
+                out.flush(); // the output's time is in the line
+                err << clock.line() << '\n';
+            }
+            return status;
         }
     }
     return fail(

@@ -14,6 +14,9 @@ namespace gpuadvisor::cli {
 // GPUADVISOR_CATALOG paths first, then --catalog ones, in order.
 CatalogSources catalog_sources(const GlobalOptions& global);
 
+// load_catalog, timed as the "catalog" stage of --timings (with what was read and how).
+CatalogLoad load_catalog_timed(const CatalogSources& sources, const CheckOptions& checks, Io& io);
+
 // Loads the active catalog; on errors prints them (JSON too with -o json) and returns nullptr:
 // the command then exits with k_exit_input. The catalog lives until the next load or the end
 // of the process.

@@ -6,6 +6,7 @@
 #include "gpuadvisor/spelling.hpp"
 #include "output.hpp"
 #include "render_table.hpp"
+#include "stage_clock.hpp"
 #include "text.hpp"
 
 #include <fmt/format.h>
@@ -81,6 +82,7 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
             gpus_sold.insert(instance.gpu);
         }
     }
+    const TimedStage output(io.clock, "output"); // (the rows picked, and written)
     if (options.what == "gpus") {
         std::vector<const Gpu*> selected;
         for (const Gpu& gpu : catalog->gpus()) {

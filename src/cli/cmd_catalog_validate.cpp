@@ -39,7 +39,7 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
     sources.paths.insert(sources.paths.end(), options.paths.begin(), options.paths.end());
     CheckOptions checks;
     checks.max_age_days = options.max_age_days;
-    const CatalogLoad load = load_catalog(sources, checks);
+    const CatalogLoad load = load_catalog_timed(sources, checks, io);
     const bool only_rules = options.paths.empty() && !options.rule_paths.empty();
     Diagnostics diagnostics = options.paths.empty() && !only_rules
                                   ? load.diagnostics

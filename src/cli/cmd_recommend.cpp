@@ -5,6 +5,7 @@
 #include "gpuadvisor/planner.hpp"
 #include "output.hpp"
 #include "render_recommend.hpp"
+#include "stage_clock.hpp"
 #include "workload_options.hpp"
 
 #include <fmt/format.h>
@@ -142,11 +143,17 @@ int run(Options o, const GlobalOptions& global, Io& io) {
     // The planner's working state is kept until the process ends and not freed then, as the
     // catalog is (load_active_catalog): the output is the last thing the process does.
     static auto* const planner_state = new std::shared_ptr<void>;
-    const PlanResult result = plan(input, *planner_state);
+    const PlanResult result = [&] {
+        const TimedStage stage(io.clock, "plan");
+        return plan(input, *planner_state);
+    }();
     if (!io.quiet) {
         print_diagnostics(rule_warnings, io);
     }
-    print_recommendations({&*workload, &needs, &result, &*limits, o.explain}, io);
+    {
+        const TimedStage stage(io.clock, "output");
+        print_recommendations({&*workload, &needs, &result, &*limits, o.explain}, io);
+    }
     return result.recommendations.empty() ? k_exit_negative : k_exit_ok;
 }
 

@@ -10,6 +10,8 @@ namespace gpuadvisor::cli {
 
 enum class OutputFormat { table, json, csv, markdown };
 
+class StageClock; // stage_clock.hpp
+
 struct GlobalOptions {
     std::vector<std::string> catalogs;
     bool no_default_catalog = false;
@@ -18,6 +20,7 @@ struct GlobalOptions {
     std::string color = "auto";
     std::string currency;
     bool quiet = false;
+    bool timings = false;
 };
 
 struct Io {
@@ -26,6 +29,7 @@ struct Io {
     OutputFormat format = OutputFormat::table;
     bool color = false; // ANSI styles on stdout
     bool quiet = false;
+    StageClock* clock = nullptr; // --timings: where the stages' times go
 };
 
 OutputFormat parse_output_format(std::string_view text);

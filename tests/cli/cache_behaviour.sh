@@ -39,6 +39,24 @@ check "and are rewritten" [ "$(grep -l 'not a cache entry' "$work"/c1/*.bin | wc
 printf 'x' >"$work/a-file"
 check "an unusable cache folder changes nothing" \
   [ "$(run GPUADVISOR_CACHE_DIR="$work/a-file/cache")" == "$reference" ]
+# --timings: a line on stderr, the output unchanged, and the catalog stage says how it was read.
+timings() { # the --timings line of a run with its cache in $1 ("": none); stdout to $work/out
+  GPUADVISOR_CACHE_DIR="$1" "$bin" --timings "${args[@]}" 2>&1 >"$work/out" |
+    grep '^gpuadvisor: timings:'
+}
+cold=$(timings "$work/c3")
+check "--timings leaves the output as it was" [ "$(cat "$work/out")" == "$reference" ]
+shape='^gpuadvisor: timings: catalog [0-9.]+ ms \([0-9]+%; 1000 offers, 2 file\(s\) parsed\),'
+shape+=' plan [0-9.]+ ms \([0-9]+%\), output [0-9.]+ ms \([0-9]+%\), other [0-9.]+ ms \([0-9]+%\); [0-9.]+ ms'
+shape+=' from main to the end; CPU [0-9.]+ ms \(user [0-9.]+, system [0-9.]+\) in all threads'
+check "--timings names each stage, its share, the whole and the CPU time" grep -Eq "$shape" <<<"$cold"
+check "--timings: a cold run parses the files" grep -q "offers, 2 file(s) parsed)" <<<"$cold"
+check "--timings: a warm run reads them from the cache" \
+  grep -q "offers, 2 file(s) from the cache)" <<<"$(timings "$work/c3")"
+check "--timings: with no cache every file is parsed" \
+  grep -q "offers, 2 file(s) parsed)" <<<"$(timings "")"
+check "--timings: a usage error prints no line" \
+  [ -z "$("$bin" --timings recommend training --no-such-flag 2>&1 | grep "timings:")" ]
 printf 'unknown_top_level_key: 1\n' >>"$work/catalog/synth0.yaml"
 validate() { GPUADVISOR_CACHE_DIR="$work/c1" "$bin" --no-default-catalog catalog validate \
   "$src/data/catalog/gpus.yaml" "$work/catalog" 2>&1; echo "exit $?"; }
