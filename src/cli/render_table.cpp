@@ -21,8 +21,8 @@ std::string csv_cell(const std::string& cell) {
 }
 
 // An empty cell has no value: "-" where a person reads it.
-std::string shown(const std::string& cell) {
-    return cell.empty() ? "-" : cell;
+std::string_view shown(const std::string& cell) {
+    return cell.empty() ? std::string_view("-") : std::string_view(cell);
 }
 
 std::string markdown_cell(const std::string& cell) {
@@ -33,10 +33,17 @@ std::string markdown_cell(const std::string& cell) {
     return escaped;
 }
 
-std::string pad(const std::string& cell, std::size_t width, Align align) {
+// The cell padded with spaces to `width` columns, on the side away from its alignment.
+void append_padded(std::string& text, const std::string& cell, std::size_t width, Align align) {
     const std::size_t used = display_width(cell);
-    const std::string fill(width > used ? width - used : 0, ' ');
-    return align == Align::left ? cell + fill : fill + cell;
+    const std::size_t fill = width > used ? width - used : 0;
+    if (align == Align::right) {
+        text.append(fill, ' ');
+    }
+    text += cell;
+    if (align == Align::left) {
+        text.append(fill, ' ');
+    }
 }
 
 void render_aligned(const Table& table, Io& io) {
@@ -45,27 +52,39 @@ void render_aligned(const Table& table, Io& io) {
         widths.push_back(display_width(column.header));
     }
     std::vector<std::vector<std::string>> cells;
+    cells.reserve(table.rows.size());
     for (const auto& row : table.rows) {
         auto& safe = cells.emplace_back();
+        safe.reserve(std::min(row.size(), widths.size()));
         for (std::size_t i = 0; i < row.size() && i < widths.size(); ++i) {
             safe.push_back(terminal_safe(shown(row[i])));
             widths[i] = std::max(widths[i], display_width(safe.back()));
         }
     }
+    std::string text; // one line at a time, its room reused
     const auto line = [&](const std::vector<std::string>& row, bool header) {
-        std::string text;
+        text.clear();
+        const bool bold = header && io.color;
+        if (bold) {
+            text += "\x1b[1m";
+        }
         for (std::size_t i = 0; i < row.size(); ++i) {
             const bool last = i + 1 == row.size();
             const Align align = table.columns[i].align;
-            text += last && align == Align::left ? row[i] : pad(row[i], widths[i], align);
+            if (last && align == Align::left) {
+                text += row[i];
+            } else {
+                append_padded(text, row[i], widths[i], align);
+            }
             if (!last) {
                 text += "  ";
             }
         }
-        if (header && io.color) {
-            text = "\x1b[1m" + text + "\x1b[0m";
+        if (bold) {
+            text += "\x1b[0m";
         }
-        io.out << text << '\n';
+        text += '\n';
+        io.out << text;
     };
     std::vector<std::string> headers;
     for (const Column& column : table.columns) {

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace gpuadvisor::cli {
 
 namespace {
@@ -48,9 +50,18 @@ bool is_wide(std::uint32_t code) {
            (code >= 0x20000 && code <= 0x3FFFD);
 }
 
+// A byte that is a printable ASCII character: safe, one column wide (most of what is shown).
+bool printable_ascii(char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return byte >= 0x20 && byte < 0x7F;
+}
+
 } // namespace
 
 std::string terminal_safe(std::string_view text) {
+    if (std::all_of(text.begin(), text.end(), printable_ascii)) {
+        return std::string(text); // nothing to escape
+    }
     std::string safe;
     safe.reserve(text.size());
     for (std::size_t i = 0; i < text.size();) {
@@ -69,6 +80,11 @@ std::string terminal_safe(std::string_view text) {
 std::size_t display_width(std::string_view text) {
     std::size_t width = 0;
     for (std::size_t i = 0; i < text.size();) {
+        if (printable_ascii(text[i])) {
+            ++width;
+            ++i;
+            continue;
+        }
         std::uint32_t code = 0;
         i += decode(text, i, code);
         width += is_wide(code) ? 2U : 1U;
