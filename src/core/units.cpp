@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -92,16 +93,28 @@ std::string format_micros(std::int64_t micros, int min_decimals) {
     const bool negative = micros < 0;
     const std::uint64_t magnitude = negative ? static_cast<std::uint64_t>(-(micros + 1)) + 1
                                              : static_cast<std::uint64_t>(micros);
-    const std::uint64_t units = magnitude / 1'000'000;
-    std::string fraction = fmt::format("{:06}", magnitude % 1'000'000);
-    while (fraction.size() > static_cast<std::size_t>(min_decimals) && fraction.back() == '0') {
-        fraction.pop_back();
+    // Written into a buffer (a table of offers formats thousands of prices): "-", 20 digits of
+    // units at most, ".", six of the fraction.
+    std::array<char, 32> text{};
+    char* end = text.data();
+    if (negative) {
+        *end++ = '-';
     }
-    std::string text = fmt::format("{}{}", negative ? "-" : "", units);
-    if (!fraction.empty()) {
-        text += "." + fraction;
+    end = std::to_chars(end, text.data() + text.size(), magnitude / 1'000'000).ptr;
+    std::array<char, 6> fraction{};
+    std::uint64_t rest = magnitude % 1'000'000;
+    for (std::size_t k = fraction.size(); k-- > 0; rest /= 10) {
+        fraction[k] = static_cast<char>('0' + rest % 10);
     }
-    return text;
+    std::size_t kept = fraction.size(); // trailing zeros dropped, down to min_decimals
+    while (kept > static_cast<std::size_t>(min_decimals) && fraction[kept - 1] == '0') {
+        --kept;
+    }
+    if (kept > 0) {
+        *end++ = '.';
+        end = std::copy_n(fraction.data(), kept, end);
+    }
+    return {text.data(), end};
 }
 
 std::optional<double> parse_strict_number(std::string_view text) {

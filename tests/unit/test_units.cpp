@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <string>
 #include <thread>
 #include <vector>
@@ -46,6 +47,13 @@ TEST_CASE("money formats exactly and trims zeros past the minimum") {
     CHECK(format_micros(16'676'000'000, 0) == "16676");
     CHECK(format_micros(-1'250'000) == "-1.25");
     CHECK(format_micros(1) == "0.000001");
+    CHECK(format_micros(0) == "0.00");
+    CHECK(format_micros(0, 0) == "0");
+    CHECK(format_micros(-1, 0) == "-0.000001");
+    CHECK(format_micros(1'000'000, 6) == "1.000000");
+    CHECK(format_micros(1'000'010, 9) == "1.000010"); // six decimals at most
+    CHECK(format_micros(std::numeric_limits<std::int64_t>::max()) == "9223372036854.775807");
+    CHECK(format_micros(std::numeric_limits<std::int64_t>::min()) == "-9223372036854.775808");
 }
 
 TEST_CASE("strict numbers follow the data-file grammar") {
