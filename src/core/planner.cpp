@@ -171,12 +171,12 @@ const std::shared_ptr<const Estimate>& Planner::estimate_on(const InstanceType& 
 
 // The counts for an instance type, worked out once per kind of hardware (GPU, GPUs per
 // instance, NVLink, network, RDMA): instance types alike in these get the same counts.
-const CountChoice& Planner::counts(const InstanceType& instance, const Gpu& gpu) {
+Planner::KnownKind& Planner::counts(const InstanceType& instance, const Gpu& gpu) {
     const SizingMemo::Kind kind(
         &gpu, instance.gpu_count, instance.nvlink, instance.network_gbps, instance.rdma);
-    const CountChoice*& met = m_counts[kind];
-    if (met == nullptr) {
-        met = &m_sizing->counts(kind, [&](SizingMemo::Estimates& memo) {
+    KnownKind& known = m_counts[kind];
+    if (known.choice == nullptr) {
+        known.choice = &m_sizing->counts(kind, [&](SizingMemo::Estimates& memo) {
             CountChoice choice = choose_counts(instance, gpu, memo);
             for (const int count : choice.counts) {
                 choice.estimates.push_back(&estimate_on(instance, gpu, count, memo));
@@ -184,7 +184,7 @@ const CountChoice& Planner::counts(const InstanceType& instance, const Gpu& gpu)
             return choice;
         });
     }
-    return *met;
+    return known;
 }
 
 CountChoice Planner::choose_counts(const InstanceType& instance,
@@ -249,26 +249,31 @@ void Planner::instance_type(const InstanceType& instance, const Gpu& gpu) {
     if (!priced) {
         return;
     }
-    const CountChoice& choice = counts(instance, gpu);
+    KnownKind& known = counts(instance, gpu);
+    const CountChoice& choice = *known.choice;
     if (choice.counts.empty()) {
         reject(instance, {}, choice.rejected_at, "fit", choice.rejection);
         return;
     }
     for (std::size_t i = 0; i < choice.counts.size(); ++i) {
-        configuration(instance, gpu, choice.counts[i], *choice.estimates[i]);
+        configuration(instance, gpu, choice.counts[i], *choice.estimates[i], known.alike[i]);
     }
 }
 
 void Planner::configuration(const InstanceType& instance,
                             const Gpu& gpu,
                             int count,
-                            const std::shared_ptr<const Estimate>& e) {
+                            const std::shared_ptr<const Estimate>& e,
+                            Alike*& known_alike) {
     if (!e->fits) {
         reject(instance, {}, count, "fit", e->fit_reason);
         return;
     }
     m_at = {&instance, &gpu, &e, count, false};
-    Alike& alike = (*m_alike)[std::tuple(e.get(), instance.gpu_count, count)];
+    if (known_alike == nullptr) {
+        known_alike = &(*m_alike)[std::tuple(e.get(), instance.gpu_count, count)];
+    }
+    Alike& alike = *known_alike;
     if (m_candidates->hardware_decides()) {
         m_verdicts_at = alike.verdicts.data();
     } else { // a rule reads the region, or tells instance types apart: facts for each

@@ -259,13 +259,15 @@ class Planner {
     void reserve_room(std::span<const InstanceType> instances);
     void absorb(Planner&& later);
     void instance_type(const InstanceType& instance, const Gpu& gpu);
-    const CountChoice& counts(const InstanceType& instance, const Gpu& gpu);
+    struct KnownKind; // (below)
+    KnownKind& counts(const InstanceType& instance, const Gpu& gpu);
     CountChoice
     choose_counts(const InstanceType& instance, const Gpu& gpu, SizingMemo::Estimates& memo) const;
     void configuration(const InstanceType& instance,
                        const Gpu& gpu,
                        int count,
-                       const std::shared_ptr<const Estimate>& e);
+                       const std::shared_ptr<const Estimate>& e,
+                       Alike*& alike);
     void enter_rules();
     const Bill& bill_for(Alike& alike, int count, const Estimate& e);
     bool late_under_every_plan(const Bill& bill) const;
@@ -437,8 +439,15 @@ class Planner {
     // Counts and estimates by kind of hardware: instance types alike in GPU, count, NVLink and
     // network (across providers and synthetic copies) are sized once, whichever thread meets them.
     std::shared_ptr<SizingMemo> m_sizing = std::make_shared<SizingMemo>();
-    std::vector<Option> m_over_budget;                       // priced, but over the budget
-    std::map<SizingMemo::Kind, const CountChoice*> m_counts; // m_sizing's, as this thread met them
+    std::vector<Option> m_over_budget; // priced, but over the budget
+    // A kind of hardware as this planner met it: m_sizing's counts, and the Alike of each count
+    // in m_alike (found on its first configuration: the same for every instance type of the
+    // kind, as its estimate, GPUs per instance and count are).
+    struct KnownKind {
+        const CountChoice* choice = nullptr;
+        std::array<Alike*, k_max_counts> alike{};
+    };
+    std::map<SizingMemo::Kind, KnownKind> m_counts;
     std::vector<RuleTags> m_tags; // the distinct tags options carry, by index
     std::map<std::vector<std::uint32_t>, std::uint32_t> m_tag_index; // matched rules -> tags
     std::vector<std::uint32_t> m_last_matched; // the last tags_of asked for, and its answer
