@@ -176,6 +176,7 @@ class Catalog {
     // Sorted by provider, then id.
     const std::vector<Discount>& discounts() const { return m_discounts; }
     std::vector<Offer> offers() const;
+    std::size_t offer_count() const; // offers().size(), without making them
 
     const Gpu* find_gpu(std::string_view id) const;           // canonical id, exact
     const Provider* find_provider(std::string_view id) const; // exact

@@ -62,10 +62,6 @@ namespace {
 
 // What a load read, and how, in a few words: "100620 offers, 5 file(s) from the cache".
 std::string load_note(const CatalogLoad& load) {
-    std::size_t offers = 0;
-    for (const InstanceType& instance : load.catalog.instances()) {
-        offers += instance.regions.size();
-    }
     const auto files = static_cast<std::size_t>(
         std::count_if(load.files.begin(), load.files.end(), [](const std::string& file) {
             return !file.starts_with("builtin:"); // the built-in catalog, compiled in
@@ -81,7 +77,7 @@ std::string load_note(const CatalogLoad& load) {
         how = fmt::format(
             "{} of {} file(s) parsed, the others from the cache", load.files_parsed, files);
     }
-    return fmt::format("{} offers, {}", offers, how);
+    return fmt::format("{} offers, {}", load.catalog.offer_count(), how);
 }
 
 } // namespace
@@ -95,11 +91,14 @@ CatalogLoad load_catalog_timed(const CatalogSources& sources, const CheckOptions
     return load;
 }
 
+const Catalog* keep_for_the_process(Catalog&& catalog) {
+    static Catalog* kept = nullptr;
+    delete kept;
+    kept = new Catalog(std::move(catalog));
+    return kept;
+}
+
 const Catalog* load_active_catalog(const GlobalOptions& global, std::string_view command, Io& io) {
-    // Kept until the process ends and not freed then: the command's output is the last thing
-    // the process does, and freeing a million offers would add a fifth of a second to it. A
-    // second load in the same process (tests, fuzzing) frees the first.
-    static Catalog* active = nullptr;
     CatalogLoad load = load_catalog_timed(catalog_sources(global), {}, io);
     if (load.diagnostics.has_errors()) {
         fail(command, load.diagnostics, k_exit_input, io);
@@ -110,9 +109,7 @@ const Catalog* load_active_catalog(const GlobalOptions& global, std::string_view
                               "'gpuadvisor catalog validate' shows them\n",
                               load.diagnostics.warning_count());
     }
-    delete active;
-    active = new Catalog(std::move(load.catalog));
-    return active;
+    return keep_for_the_process(std::move(load.catalog));
 }
 
 std::vector<std::string> split_list(const std::vector<std::string>& values) {

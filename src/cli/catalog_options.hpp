@@ -17,9 +17,15 @@ CatalogSources catalog_sources(const GlobalOptions& global);
 // load_catalog, timed as the "catalog" stage of --timings (with what was read and how).
 CatalogLoad load_catalog_timed(const CatalogSources& sources, const CheckOptions& checks, Io& io);
 
+// Keeps the catalog until the next call or the end of the process, and does not free it then:
+// a command's output is the last thing the process does, and freeing a million offers would
+// add a tenth of a second or more to it. A second call in the same process (tests, fuzzing)
+// frees the first catalog kept.
+const Catalog* keep_for_the_process(Catalog&& catalog);
+
 // Loads the active catalog; on errors prints them (JSON too with -o json) and returns nullptr:
-// the command then exits with k_exit_input. The catalog lives until the next load or the end
-// of the process.
+// the command then exits with k_exit_input. The catalog is kept as keep_for_the_process keeps
+// it.
 const Catalog* load_active_catalog(const GlobalOptions& global, std::string_view command, Io& io);
 
 // True if data/fx.yaml has a rate for `currency` (empty: none asked for); else prints a usage

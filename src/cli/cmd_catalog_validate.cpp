@@ -39,7 +39,7 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
     sources.paths.insert(sources.paths.end(), options.paths.begin(), options.paths.end());
     CheckOptions checks;
     checks.max_age_days = options.max_age_days;
-    const CatalogLoad load = load_catalog_timed(sources, checks, io);
+    CatalogLoad load = load_catalog_timed(sources, checks, io);
     const bool only_rules = options.paths.empty() && !options.rule_paths.empty();
     Diagnostics diagnostics = options.paths.empty() && !only_rules
                                   ? load.diagnostics
@@ -76,13 +76,14 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
                               files.size(),
                               catalog.gpus().size(),
                               catalog.instances().size(),
-                              catalog.offers().size(),
+                              catalog.offer_count(),
                               diagnostics.error_count(),
                               diagnostics.warning_count(),
                               options.strict && diagnostics.warning_count() > 0
                                   ? " (--strict: warnings count as errors)"
                                   : "");
     }
+    keep_for_the_process(std::move(load.catalog)); // not freed: the process is ending
     const bool unreadable = std::any_of(diagnostics.items().begin(),
                                         diagnostics.items().end(),
                                         [](const Diagnostic& d) { return d.code == "io"; });

@@ -109,6 +109,14 @@ std::vector<Offer> Catalog::offers() const {
     return offers;
 }
 
+std::size_t Catalog::offer_count() const {
+    std::size_t count = 0;
+    for (const InstanceType& instance : m_instances) {
+        count += instance.regions.size();
+    }
+    return count;
+}
+
 const Gpu* Catalog::find_gpu(std::string_view id) const {
     const auto it = std::lower_bound(
         m_gpus.begin(), m_gpus.end(), id, [](const Gpu& gpu, std::string_view key) {

@@ -51,6 +51,10 @@ TEST_CASE("the test catalog loads clean, with instance ids resolved to canonical
     CHECK(test::describe(load.diagnostics).empty());
     CHECK(instance(load.catalog, "small.1x").gpu == "T4"); // written as the alias Tesla-T4
     CHECK(load.catalog.offers().size() == 5);
+    CHECK(load.catalog.offer_count() == 5);
+    CHECK(Catalog().offer_count() == 0);
+    CHECK(builtin_catalog().offer_count() == builtin_catalog().offers().size());
+    CHECK(builtin_catalog().offer_count() > 600);
 }
 
 TEST_CASE("price rows inherit currency and provenance from their instance and provider") {
