@@ -160,3 +160,25 @@ TEST_CASE("interned texts: equal texts are one object, compared and ordered by c
         CHECK(*text == "text 999");
     }
 }
+
+TEST_CASE("interned texts: a thread's recent texts are the pool's, whatever shares their slot") {
+    // "a" and "i" share a slot of the thread's recent texts (same size, ends 8 apart): each
+    // evicts the other, and every answer is still the pool's one object for that text.
+    const std::string* a = &InternedText("a").str();
+    const std::string* i = &InternedText("i").str();
+    CHECK(a != i);
+    for (int round = 0; round < 3; ++round) {
+        CHECK(&InternedText("a").str() == a);
+        CHECK(&InternedText("i").str() == i);
+        CHECK(InternedText("a") == "a");
+        CHECK(InternedText("i") == "i");
+    }
+    // Texts that differ only inside (same size, same ends) are not mistaken for each other.
+    CHECK(InternedText("us-east-1") == "us-east-1");
+    CHECK(InternedText("us-west-1") == "us-west-1");
+    CHECK(&InternedText("us-east-1").str() != &InternedText("us-west-1").str());
+    // Another thread meets "a" first in its own recent texts, and gets the same object.
+    const std::string* elsewhere = nullptr;
+    std::thread([&] { elsewhere = &InternedText(std::string("a")).str(); }).join();
+    CHECK(elsewhere == a);
+}
