@@ -87,14 +87,15 @@ inline constexpr Plan k_all_plans[] = {
 // One region's prices of one instance type. Hourly plans are per instance-hour;
 // subscription_monthly is per instance-month. Absent: the plan is not sold there.
 struct PriceRow {
-    std::string region;
-    std::string currency;
+    // Interned: a few distinct values shared by many rows, so each row holds a pointer.
+    InternedText region;
+    InternedText currency;
     std::optional<std::int64_t> on_demand;
     std::optional<std::int64_t> spot;
     std::optional<std::int64_t> reserved_1y;
     std::optional<std::int64_t> reserved_3y;
     std::optional<std::int64_t> subscription_monthly;
-    std::string spot_interruption;
+    InternedText spot_interruption;
     Provenance provenance;
     SourcePos origin;
 

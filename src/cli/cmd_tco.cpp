@@ -212,7 +212,7 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
                          context,
                          server,
                          electricity,
-                         global.currency.empty() ? row->currency : global.currency};
+                         global.currency.empty() ? row->currency.str() : global.currency};
     const TcoResult result = compare_tco(input, data, builtin_fx());
     if (!result.error.empty()) {
         return fail("tco",

@@ -172,7 +172,7 @@ void print_table(const RecommendReport& report, Io& io) {
             fmt::format("{}{}", c.rank, c.pareto && !speed.empty() ? "*" : ""),
             c.instance->provider,
             fmt::format("{} x {}", terminal_safe(c.instance->id), c.count),
-            c.also_in.empty() ? c.row->region
+            c.also_in.empty() ? c.row->region.str()
                               : fmt::format("{} (+{})", c.row->region, c.also_in.size()),
             fmt::format("{} {}", format_number(c.total_gpus), c.gpu->id),
             c.pricing,
