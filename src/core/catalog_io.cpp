@@ -84,9 +84,21 @@ FileStamp stamp_at(const std::vector<std::string>& files,
     return stamps.empty() ? FileStamp{files[i]} : stamps[i];
 }
 
-// Below this many bytes in all, the files are parsed on the calling thread alone.
+// Below this many bytes in all, the files are read on the calling thread alone.
 constexpr std::size_t k_bytes_for_threads = 256 * 1024;
 constexpr std::size_t k_max_threads = 8;
+
+// Threads to use on `files` totalling `bytes`: one below k_bytes_for_threads, else one per
+// file up to one per core (at most k_max_threads).
+std::size_t threads_for(std::size_t files, std::uintmax_t bytes) {
+    return bytes < k_bytes_for_threads
+               ? 1
+               : std::max<std::size_t>(
+                     1,
+                     std::min<std::size_t>({files,
+                                            std::max(1u, std::thread::hardware_concurrency()),
+                                            k_max_threads}));
+}
 
 // Each file read, its fragment loaded (load_file), on several threads when there is enough to
 // parse: each thread takes the next file not yet taken, and drops its text once loaded (peak
@@ -103,13 +115,9 @@ std::vector<FileLoad> load_files(const std::vector<std::string>& files,
         bytes += text ? text->size() : 0;
         to_parse += text ? 1U : 0U;
     }
-    const std::size_t threads =
-        bytes < k_bytes_for_threads
-            ? 1
-            : std::min<std::size_t>(
-                  {to_parse, std::max(1u, std::thread::hardware_concurrency()), k_max_threads});
+    const std::size_t threads = threads_for(to_parse, bytes);
     std::atomic<std::size_t> next{0};
-    run_on_threads(std::max<std::size_t>(1, threads), [&](std::size_t /*thread*/) {
+    run_on_threads(threads, [&](std::size_t /*thread*/) {
         for (std::size_t i = next++; i < files.size(); i = next++) {
             if (!texts[i]) {
                 continue;
@@ -160,6 +168,37 @@ CatalogLoad load_catalog_over(const Catalog* base,
 
 namespace {
 
+// The files' stamps (size and content hash), each read in blocks and dropped, on a thread per
+// file up to one per core; nullopt if any cannot be read (the usual path reports it).
+std::optional<std::vector<FileStamp>> read_stamps(const std::vector<std::string>& files,
+                                                  const LoadLimits& limits) {
+    std::uintmax_t bytes = 0;
+    for (const std::string& file : files) {
+        std::error_code error;
+        const std::uintmax_t size = std::filesystem::file_size(file, error);
+        bytes += error ? 0 : size;
+    }
+    std::vector<std::optional<FileStamp>> stamps(files.size());
+    std::atomic<std::size_t> next{0};
+    run_on_threads(threads_for(files.size(), bytes), [&](std::size_t /*thread*/) {
+        Diagnostics probe; // a file that cannot be read is reported by the usual path
+        for (std::size_t i = next++; i < files.size(); i = next++) {
+            try {
+                stamps[i] = read_stamp(files[i], limits, probe);
+            } catch (...) { // (out of memory) left unstamped: the usual path reads it
+            }
+        }
+    });
+    std::vector<FileStamp> result;
+    for (auto& stamp : stamps) {
+        if (!stamp) {
+            return std::nullopt;
+        }
+        result.push_back(std::move(*stamp));
+    }
+    return result;
+}
+
 // The set level's catalog for these files, if it has one: each file only hashed, block by
 // block, so a hit keeps no file in memory and parses none. nullopt: read them as usual.
 std::optional<Catalog> cached_set(const FileCache& cache,
@@ -170,16 +209,11 @@ std::optional<Catalog> cached_set(const FileCache& cache,
     if (base.empty() || cache.dir.empty()) {
         return std::nullopt;
     }
-    Diagnostics probe; // a file that cannot be read is reported by the usual path
-    std::vector<FileStamp> stamps;
-    for (const std::string& file : files) {
-        auto stamp = read_stamp(file, limits, probe);
-        if (!stamp) {
-            return std::nullopt;
-        }
-        stamps.push_back(std::move(*stamp));
+    const auto stamps = read_stamps(files, limits);
+    if (!stamps) {
+        return std::nullopt;
     }
-    return cached_catalog(cache, base, stamps, checks, limits);
+    return cached_catalog(cache, base, *stamps, checks, limits);
 }
 
 } // namespace
