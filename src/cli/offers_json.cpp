@@ -5,6 +5,7 @@
 // nlohmann itself, so the bytes are the same (a unit test compares them).
 #include "catalog_listing.hpp"
 #include "row_fields.hpp"
+#include "text.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -20,7 +21,7 @@ namespace {
 // common case), anything else through nlohmann (escapes; U+FFFD for bytes that are not UTF-8).
 void append_string(std::string& out, std::string_view text) {
     const bool plain = std::all_of(text.begin(), text.end(), [](char c) {
-        return c >= 0x20 && c < 0x7F && c != '"' && c != '\\';
+        return printable_ascii(c) && c != '"' && c != '\\';
     });
     if (plain) {
         out.append(1, '"').append(text).append(1, '"');

@@ -50,12 +50,6 @@ bool is_wide(std::uint32_t code) {
            (code >= 0x20000 && code <= 0x3FFFD);
 }
 
-// A byte that is a printable ASCII character: safe, one column wide (most of what is shown).
-bool printable_ascii(char c) {
-    const auto byte = static_cast<unsigned char>(c);
-    return byte >= 0x20 && byte < 0x7F;
-}
-
 } // namespace
 
 std::string terminal_safe(std::string_view text) {

@@ -7,6 +7,13 @@
 
 namespace gpuadvisor::cli {
 
+// A byte that is a printable ASCII character: safe to print as it is, one column wide, and
+// needing no escape in JSON but for '"' and '\\' (most of what is shown).
+inline bool printable_ascii(char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return byte >= 0x20 && byte < 0x7F;
+}
+
 // Replaces C0/C1 controls, DEL and Unicode bidi controls with \u{XXXX} escapes, for terminals.
 std::string terminal_safe(std::string_view text);
 

@@ -29,16 +29,15 @@ Pool& pool() {
     return *instance;
 }
 
-// The texts this thread met last, by a cheap hash of their size and ends: a catalog's rows
-// repeat a few regions and currencies, and the threads that decode a large catalog asking the
-// pool for each (its lock and a hash) made a load with no cache slower than copying the texts
-// had been. Texts in the pool never move, so a pointer kept here stays good.
-const std::string* recently_met(std::string_view text, const std::string**& slot) {
+// The slot `text` takes among the texts this thread met last (by a cheap hash of its size and
+// ends): a catalog's rows repeat a few regions and currencies, and the threads that decode a
+// large catalog asking the pool for each (its lock and a hash) made a load with no cache slower
+// than copying the texts had been. Texts in the pool never move, so a pointer kept stays good.
+const std::string*& recent_slot(std::string_view text) {
     thread_local std::array<const std::string*, 64> recent{};
     const auto front = static_cast<unsigned char>(text.front());
     const auto back = static_cast<unsigned char>(text.back());
-    slot = &recent[(text.size() * 31 + front * 7 + back) % recent.size()];
-    return *slot != nullptr && std::string_view(**slot) == text ? *slot : nullptr;
+    return recent[(text.size() * 31 + front * 7 + back) % recent.size()];
 }
 
 } // namespace
@@ -47,16 +46,16 @@ InternedText::InternedText(std::string_view text) {
     if (text.empty()) {
         return;
     }
-    const std::string** slot = nullptr;
-    if (const std::string* met = recently_met(text, slot)) {
-        m_text = met;
+    const std::string*& recent = recent_slot(text);
+    if (recent != nullptr && std::string_view(*recent) == text) {
+        m_text = recent;
         return;
     }
     Pool& p = pool();
     const std::lock_guard<std::mutex> guard(p.lock);
     const auto found = p.texts.find(text);
     m_text = found != p.texts.end() ? &*found : &*p.texts.emplace(text).first;
-    *slot = m_text;
+    recent = m_text;
 }
 
 } // namespace gpuadvisor
