@@ -47,10 +47,10 @@ struct CatalogLoad {
     Catalog catalog;                // built from the entries that decoded without error
     Diagnostics diagnostics;        // every problem, sorted
     std::vector<std::string> files; // every file read, in order
-    // How the files were read (--timings says): the whole catalog from the cache of large
-    // files, or each file parsed or taken from the cache (files_parsed of them parsed).
-    bool from_cache = false;
+    // How the files were read (--timings says): parsed, or taken from the cache of large files
+    // (the whole catalog, or the file's own entry); the rest of `files` could not be read.
     std::size_t files_parsed = 0;
+    std::size_t files_cached = 0;
 };
 
 // Reads, decodes, merges and checks. Never throws on bad input.

@@ -69,13 +69,16 @@ std::string load_note(const CatalogLoad& load) {
     std::string how;
     if (files == 0) {
         how = "built-in only";
-    } else if (load.from_cache) {
-        how = fmt::format("{} file(s) from the cache", files);
-    } else if (load.files_parsed == files) {
-        how = fmt::format("{} file(s) parsed", files);
-    } else {
+    } else if (load.files_parsed == files || load.files_cached == files) {
         how = fmt::format(
-            "{} of {} file(s) parsed, the others from the cache", load.files_parsed, files);
+            "{} file(s) {}", files, load.files_parsed == files ? "parsed" : "from the cache");
+    } else {
+        const std::size_t unread = files - load.files_parsed - load.files_cached;
+        how = fmt::format("{} file(s): {} parsed, {} from the cache{}",
+                          files,
+                          load.files_parsed,
+                          load.files_cached,
+                          unread > 0 ? fmt::format(", {} not read", unread) : "");
     }
     return fmt::format("{} offers, {}", load.catalog.offer_count(), how);
 }

@@ -233,7 +233,8 @@ CatalogLoad load_through_cache(const Catalog* base_catalog,
     }
     if (auto cached = diagnostics.has_errors() ? std::nullopt
                                                : cached_set(cache, base, files, checks, limits)) {
-        return {std::move(*cached), std::move(diagnostics), std::move(files), true, 0};
+        const std::size_t all = files.size();
+        return {std::move(*cached), std::move(diagnostics), std::move(files), 0, all};
     }
     std::vector<std::optional<std::string>> texts; // each file read once, kept until decoded
     for (const std::string& file : files) {
@@ -249,6 +250,7 @@ CatalogLoad load_through_cache(const Catalog* base_catalog,
     std::vector<CatalogFragment> fragments;
     std::vector<FileLoad> loads = load_files(files, texts, stamps, limits, cache);
     std::size_t parsed = 0;
+    std::size_t cached = 0;
     for (std::size_t i = 0; i < loads.size(); ++i) {
         FileLoad& load = loads[i];
         if (load.error) {
@@ -258,6 +260,7 @@ CatalogLoad load_through_cache(const Catalog* base_catalog,
         if (load.fragment.empty()) {
             continue; // not read
         }
+        cached += load.parsed ? 0 : 1;
         // A clean file's fragment is kept, and used while the file is unchanged. A file with
         // any diagnostic is parsed every time, so its report never goes stale.
         if (load.parsed && clean(load.diagnostics)) {
@@ -269,11 +272,12 @@ CatalogLoad load_through_cache(const Catalog* base_catalog,
     if (fragments.empty() && !diagnostics.has_errors() && !checks.max_age_days &&
         base_catalog != nullptr) {
         // Nothing laid over the base, and no check that depends on options: the base as it is.
-        return {*base_catalog, std::move(diagnostics), std::move(files), false, parsed};
+        return {*base_catalog, std::move(diagnostics), std::move(files), parsed, cached};
     }
     CatalogLoad load = finish(
         base_catalog, std::move(fragments), std::move(files), std::move(diagnostics), checks);
     load.files_parsed = parsed;
+    load.files_cached = cached;
     if (whole_set && clean(load.diagnostics)) {
         store_catalog(cache, base, stamps, checks, limits, load.catalog);
     }

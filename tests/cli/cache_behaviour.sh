@@ -55,6 +55,9 @@ check "--timings: a warm run reads them from the cache" \
   grep -q "offers, 2 file(s) from the cache)" <<<"$(timings "$work/c3")"
 check "--timings: with no cache every file is parsed" \
   grep -q "offers, 2 file(s) parsed)" <<<"$(timings "")"
+check "--timings: a file that cannot be read is said not read, not taken from the cache" \
+  grep -q "offers, 1 file(s): 0 parsed, 0 from the cache, 1 not read)" \
+  <<<"$(GPUADVISOR_CACHE_DIR="$work/c3" "$bin" --timings catalog validate "$work/missing.yaml" 2>&1)"
 check "--timings: a usage error prints no line" \
   [ -z "$("$bin" --timings recommend training --no-such-flag 2>&1 | grep "timings:")" ]
 printf 'unknown_top_level_key: 1\n' >>"$work/catalog/synth0.yaml"

@@ -104,6 +104,12 @@ TEST_CASE("a catalog read through the cache equals the slow path, first and seco
     const CatalogLoad cached = f.load(f.cache);
     require_same(slow, filling);
     require_same(slow, cached);
+    // How each load read its files (what --timings says).
+    const std::size_t files = slow.files.size();
+    REQUIRE(files >= 2);
+    CHECK((slow.files_parsed == files && slow.files_cached == 0));
+    CHECK((filling.files_parsed == files && filling.files_cached == 0));
+    CHECK((cached.files_parsed == 0 && cached.files_cached == files));
 }
 
 TEST_CASE("a changed file is parsed again, and its new entry replaces the stale one") {
@@ -116,6 +122,8 @@ TEST_CASE("a changed file is parsed again, and its new entry replaces the stale 
     const CatalogLoad cached = f.load(f.cache);
     require_same(f.load(FileCache{}), cached);
     CHECK(test::read_text(f.entry("testcloud.yaml")) != before);
+    CHECK(cached.files_parsed == 1); // the edited file; the others from their entries
+    CHECK(cached.files_cached == cached.files.size() - 1);
 }
 
 TEST_CASE("an edited price is seen at once, never the cached one") {
@@ -208,7 +216,9 @@ TEST_CASE("a whole set of files is cached merged, and what the entry holds is wh
     require_same(slow, load_set(f, f.cache, test::fixed_checks()));
     const auto entries = set_entries(f);
     REQUIRE(entries.size() == 1);
-    require_same(slow, load_set(f, f.cache, test::fixed_checks()));
+    const CatalogLoad whole = load_set(f, f.cache, test::fixed_checks());
+    require_same(slow, whole);
+    CHECK((whole.files_parsed == 0 && whole.files_cached == whole.files.size()));
     // White box: the entry's payload is what a load returns, so the tests below that see the
     // slow path's result after a change show the entry was refused, not merely unused.
     const std::string bytes = test::read_text(entries[0].string());
@@ -273,7 +283,8 @@ TEST_CASE("a set with a file gone is read as usual: the error once, the entry un
     const CatalogLoad slow = load(FileCache{});
     const CatalogLoad cached = load(f.cache);
     require_same(slow, cached);
-    CHECK(cached.diagnostics.error_count() == 1); // "cannot read", not twice
+    CHECK(cached.diagnostics.error_count() == 1);          // "cannot read", not twice
+    CHECK(cached.files_parsed + cached.files_cached == 2); // the third not read
 }
 
 namespace {
