@@ -234,7 +234,10 @@ Planner::late_rows(const InstanceType& instance, const Bill& bill, LateWork work
 // of each plan, at a one-tier bill, neither overflows nor nears the point where conversion
 // fails, every row that prices a plan is priced and converts, so it counts, but a term plan
 // only where it costs less than on-demand. False (nothing counted) otherwise.
-bool Planner::late_counts(const Bill& bill, std::array<LateRows, std::size(k_all_plans)>& by_plan) {
+bool Planner::late_counts(const Bill& bill, std::array<LateRows, std::size(k_all_plans)>& result) {
+    // Counted apart, and given back only when every plan is: late_rows counts row by row into
+    // the same array when this gives up, and a plan counted before giving up would count twice.
+    std::array<LateRows, std::size(k_all_plans)> by_plan{};
     bool terms = false;
     for (const Plan plan : m_plans_priced) {
         const auto p = static_cast<std::size_t>(plan);
@@ -259,6 +262,7 @@ bool Planner::late_counts(const Bill& bill, std::array<LateRows, std::size(k_all
         }
     }
     if (!terms) {
+        result = by_plan;
         return true;
     }
     const auto total = [&](std::size_t r, Plan plan) {
@@ -279,6 +283,7 @@ bool Planner::late_counts(const Bill& bill, std::array<LateRows, std::size(k_all
             ++by_plan[static_cast<std::size_t>(plan)].priced;
         }
     }
+    result = by_plan;
     return true;
 }
 

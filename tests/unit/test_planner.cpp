@@ -732,6 +732,42 @@ TEST_CASE("planner: listed or not, totals that do not convert are rejected alike
     }
 }
 
+TEST_CASE("planner: listed or not, a late row's plans are counted once when a later plan's "
+          "totals cannot be counted unpriced") {
+    // On-demand's rows can be counted without pricing each (late_counts), but the reserved
+    // rows' yuan totals are past the point where conversion may fail (a yuan is worth a billion
+    // dollars here), so every row is priced one by one instead. On-demand must then be counted
+    // once, not once by the shortcut and again row by row.
+    const CatalogLoad load =
+        with_big_8x({"{region: eu-west-1, currency: CNY, on_demand: 0.01, reserved_1y: 40}",
+                     "{region: us-east-1, on_demand: 10}"});
+    INFO(test::describe(load.diagnostics));
+    REQUIRE_FALSE(load.diagnostics.has_errors());
+    const FxTable dear_yuan({FxRate{"CNY", 1e-9, {}}});
+    Workload w = training_7b(1e10);
+    w.deadline_hours = 1;
+    std::string unlisted;
+    for (const bool listed : {false, true}) {
+        Setup s{workload_of(w), {}, {}, {}};
+        s.constraints.list_rejections = listed;
+        s.constraints.gpus = {"A100-40GB"};
+        PlanResult result = run_on(s, load.catalog, dear_yuan);
+        INFO(result.no_fit);
+        REQUIRE(result.rejected_by_code.count("deadline") == 1);
+        if (!listed) {
+            unlisted = dump(result);
+        } else {
+            CHECK(result.rejected_by_code["deadline"] ==
+                  static_cast<std::size_t>(std::count_if(
+                      result.rejected.begin(), result.rejected.end(), [](const Rejection& r) {
+                          return r.code == "deadline";
+                      })));
+            result.rejected.clear();
+            CHECK(dump(result) == unlisted);
+        }
+    }
+}
+
 TEST_CASE("planner: a total below converts_below converts") {
     for (const double from : {1e-9, 1e-3, 0.5, 1.0, 7.2, 1.6e4, 1e9}) {
         for (const double to : {1e-9, 1.0, 7.2, 1.6e4, 1e9}) {
