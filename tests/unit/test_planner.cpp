@@ -965,3 +965,148 @@ TEST_CASE("planner: a plan that hands its working state to the caller gives the 
     CHECK(first.expired());
     CHECK(workspace != nullptr);
 }
+
+namespace {
+
+// Draws for random_catalog.
+struct Draw {
+    std::mt19937& rng;
+    int pick(int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); }
+    bool chance(int percent) { return pick(100) < percent; }
+};
+
+// A row of random_catalog in region r: mostly an ordinary on-demand rate, some equal to the
+// last row's, a cent, or up to 10^11 (past what int64 micros hold once billed for a year); the
+// other plans near it, term plans on either side of on-demand.
+std::string random_row(Draw& draw, int r, double& last) {
+    const int kind = draw.pick(10);
+    const double on_demand = kind < 6   ? 0.5 + draw.pick(5000) / 100.0
+                             : kind < 8 ? last
+                             : kind < 9 ? 0.01
+                                        : 1e8 * (1 + draw.pick(999));
+    last = on_demand;
+    std::string row = fmt::format("      - {{region: r{}", r);
+    if (draw.chance(25)) {
+        row += draw.chance(50) ? ", currency: CNY" : ", currency: EUR";
+    }
+    int plans = 0;
+    const auto price = [&](const char* plan, double value) {
+        row += fmt::format(", {}: {:.4f}", plan, std::clamp(value, 0.0001, 9e11));
+        ++plans;
+    };
+    if (draw.chance(90)) {
+        price("on_demand", on_demand);
+    }
+    if (draw.chance(60)) {
+        price("spot", on_demand * (20 + draw.pick(80)) / 100);
+    }
+    if (draw.chance(40)) {
+        price("reserved_1y", on_demand * (30 + draw.pick(80)) / 100);
+    }
+    if (draw.chance(30)) {
+        price("reserved_3y", on_demand * (20 + draw.pick(60)) / 100);
+    }
+    if (draw.chance(30)) {
+        price("subscription_monthly", on_demand * (300 + draw.pick(700)));
+    }
+    if (plans == 0) { // a row sells something
+        price("spot", on_demand);
+    }
+    return row + "}\n";
+}
+
+// A random catalog of one provider over the test catalog's GPUs: a few instance types, each
+// sold in some of eight regions, rows in dollars, yuan or euros (random_row).
+std::string random_catalog(std::mt19937& rng) {
+    Draw draw{rng};
+    std::string text =
+        "schema_version: 1\nprovider:\n  id: randcloud\n  name: Random\n  currency: USD\n"
+        "  source: \"test\"\n  as_of: 2025-01-01\n  regions:\n";
+    for (int r = 0; r < 8; ++r) {
+        text += fmt::format("    - {{id: r{}, country: {}}}\n", r, r % 3 == 0 ? "CN" : "US");
+    }
+    text += "instances:\n";
+    const char* gpus[] = {"A100-40GB", "A100-80GB", "T4"};
+    const int types = 2 + draw.pick(4);
+    for (int t = 0; t < types; ++t) {
+        const int count = 1 << draw.pick(4);
+        text += fmt::format("  - id: t{}\n    family: f{}\n    gpu: {}\n    gpu_count: {}\n"
+                            "    vcpus: {}\n    memory_gb: {}\n    network_gbps: {}\n"
+                            "    rdma: {}\n    nvlink: {}\n    regions:\n",
+                            t,
+                            t % 2,
+                            gpus[draw.pick(3)],
+                            count,
+                            8 * count,
+                            64 * count,
+                            count == 8 ? 400 : 25,
+                            count == 8,
+                            count == 8);
+        double last = 1;
+        int rows = 0;
+        for (int r = 0; r < 8; ++r) {
+            if (draw.chance(70) || (r == 7 && rows == 0)) { // (every type sells somewhere)
+                text += random_row(draw, r, last);
+                ++rows;
+            }
+        }
+    }
+    return text;
+}
+
+} // namespace
+
+TEST_CASE("planner: listed or not, random catalogs give the same counts and picks and answer") {
+    // The fast paths (late configurations counted from the rate table's summary, options kept
+    // by pricing) against the per-option path on catalogs made to hit their edges: equal and
+    // tiny rates, totals past int64 or the conversion bound, term plans on either side of
+    // on-demand, rows in three currencies, exchange rates missing or extreme.
+    const FxTable usd_only(std::vector<FxRate>{});
+    const FxTable dear_yuan({FxRate{"CNY", 1e-9, {}}});
+    const FxTable* rates[] = {&builtin_fx(), &builtin_fx(), &usd_only, &dear_yuan};
+    const std::vector<Rule> rules = rules_from(level_rules(RuleClause::none));
+    const double deadlines[] = {0, 1, 24, 720, 5000};
+    const double budgets[] = {0, 1e3, 1e5, 1e9};
+    const char* currencies[] = {"USD", "CNY", "EUR"};
+    std::mt19937 rng(20261201);
+    Draw draw{rng};
+    for (int round = 0; round < 300; ++round) {
+        const std::string text = random_catalog(rng);
+        const CatalogLoad load = test::load_text(text);
+        INFO(text);
+        INFO(test::describe(load.diagnostics));
+        REQUIRE_FALSE(load.diagnostics.has_errors());
+        Workload w = draw.pick(4) == 0 ? serving(100 + draw.pick(3000))
+                                       : training_7b(1e9 * (1 + draw.pick(999)));
+        if (const double d = deadlines[draw.pick(5)]; d > 0 && w.kind == WorkloadKind::training) {
+            w.deadline_hours = d;
+        }
+        if (const double b = budgets[draw.pick(4)]; b > 0) {
+            w.budget = b;
+        }
+        const bool interruptible = draw.pick(2) == 0;
+        const std::optional<Plan> plan =
+            draw.pick(4) == 0 ? std::optional(k_all_plans[draw.pick(5)]) : std::nullopt;
+        const std::string currency = currencies[draw.pick(3)];
+        const FxTable& fx = *rates[draw.pick(4)];
+        const bool with_rules = draw.pick(2) == 0;
+        std::string unlisted;
+        for (const bool listed : {false, true}) {
+            Setup s{workload_of(w), {}, with_rules ? rules : std::vector<Rule>{}, {}};
+            s.constraints.interruptible = interruptible;
+            s.constraints.list_rejections = listed;
+            s.constraints.plan = plan;
+            s.constraints.currency = currency;
+            s.constraints.providers = {"randcloud"};
+            s.constraints.top = 40;
+            PlanResult result = run_on(s, load.catalog, fx);
+            if (!listed) {
+                unlisted = dump(result);
+            } else {
+                INFO("round " << round << " " << currency << " rules " << with_rules);
+                result.rejected.clear();
+                CHECK(dump(result) == unlisted);
+            }
+        }
+    }
+}
