@@ -1015,6 +1015,13 @@ std::string random_row(Draw& draw, int r, double& last) {
     return row + "}\n";
 }
 
+// A plan on a random catalog, dumped whole and without its listed rejections (its answer).
+struct RandomRun {
+    std::string whole;
+    std::string answer;
+    bool lists = false; // some rejection listed
+};
+
 // A random catalog of one provider over the test catalog's GPUs: a few instance types, each
 // sold in some of eight regions, rows in dollars, yuan or euros (random_row).
 std::string random_catalog(std::mt19937& rng) {
@@ -1056,9 +1063,10 @@ std::string random_catalog(std::mt19937& rng) {
 
 } // namespace
 
-TEST_CASE("planner: listed or not, random catalogs give the same counts and picks and answer") {
+TEST_CASE("planner: listed or not, on one thread or three, random catalogs give the same answer") {
     // The fast paths (late configurations counted from the rate table's summary, options kept
-    // by pricing) against the per-option path on catalogs made to hit their edges: equal and
+    // by pricing) against the per-option path, and the pass in pieces on three threads against
+    // one, on catalogs made to hit their edges: equal and
     // tiny rates, totals past int64 or the conversion bound, term plans on either side of
     // on-demand, rows in three currencies, exchange rates missing or extreme.
     const FxTable usd_only(std::vector<FxRate>{});
@@ -1090,8 +1098,9 @@ TEST_CASE("planner: listed or not, random catalogs give the same counts and pick
         const std::string currency = currencies[draw.pick(3)];
         const FxTable& fx = *rates[draw.pick(4)];
         const bool with_rules = draw.pick(2) == 0;
-        std::string unlisted;
-        for (const bool listed : {false, true}) {
+        // The plan as dump gives it, and without its listed rejections (its rules point into
+        // the Setup, so it is dumped here).
+        const auto run = [&](bool listed, std::size_t threads) {
             Setup s{workload_of(w), {}, with_rules ? rules : std::vector<Rule>{}, {}};
             s.constraints.interruptible = interruptible;
             s.constraints.list_rejections = listed;
@@ -1099,14 +1108,19 @@ TEST_CASE("planner: listed or not, random catalogs give the same counts and pick
             s.constraints.currency = currency;
             s.constraints.providers = {"randcloud"};
             s.constraints.top = 40;
+            s.constraints.threads = threads;
             PlanResult result = run_on(s, load.catalog, fx);
-            if (!listed) {
-                unlisted = dump(result);
-            } else {
-                INFO("round " << round << " " << currency << " rules " << with_rules);
-                result.rejected.clear();
-                CHECK(dump(result) == unlisted);
-            }
-        }
+            const std::string whole = dump(result);
+            const bool lists = !result.rejected.empty();
+            result.rejected.clear();
+            return RandomRun{whole, dump(result), lists};
+        };
+        INFO("round " << round << " " << currency << " rules " << with_rules);
+        const RandomRun unlisted = run(false, 1);
+        const RandomRun listed = run(true, 1);
+        CHECK_FALSE(unlisted.lists);
+        CHECK(listed.answer == unlisted.whole);
+        CHECK(run(false, 3).whole == unlisted.whole); // the instance types priced in pieces
+        CHECK(run(true, 3).whole == listed.whole);
     }
 }
