@@ -1098,6 +1098,12 @@ TEST_CASE("planner: listed or not, on one thread or three, random catalogs give 
         const std::string currency = currencies[draw.pick(3)];
         const FxTable& fx = *rates[draw.pick(4)];
         const bool with_rules = draw.pick(2) == 0;
+        std::vector<std::string> regions; // --region: some rounds name a few
+        for (int r = 0; r < 8 && draw.chance(30); ++r) {
+            regions.push_back(fmt::format("r{}", draw.pick(8)));
+        }
+        const int max_instances = draw.chance(30) ? 1 + draw.pick(64) : 64;
+        const bool auto_mix = !plan && draw.chance(15); // --pricing auto
         // The plan as dump gives it, and without its listed rejections (its rules point into
         // the Setup, so it is dumped here).
         const auto run = [&](bool listed, std::size_t threads) {
@@ -1109,6 +1115,9 @@ TEST_CASE("planner: listed or not, on one thread or three, random catalogs give 
             s.constraints.providers = {"randcloud"};
             s.constraints.top = 40;
             s.constraints.threads = threads;
+            s.constraints.regions = regions;
+            s.constraints.max_instances = max_instances;
+            s.constraints.auto_mix = auto_mix;
             PlanResult result = run_on(s, load.catalog, fx);
             const std::string whole = dump(result);
             const bool lists = !result.rejected.empty();
