@@ -1066,9 +1066,10 @@ std::string random_catalog(std::mt19937& rng) {
 TEST_CASE("planner: listed or not, on one thread or three, random catalogs give the same answer") {
     // The fast paths (late configurations counted from the rate table's summary, options kept
     // by pricing) against the per-option path, and the pass in pieces on three threads against
-    // one, on catalogs made to hit their edges: equal and
-    // tiny rates, totals past int64 or the conversion bound, term plans on either side of
-    // on-demand, rows in three currencies, exchange rates missing or extreme.
+    // one, on catalogs made to hit their edges (equal and tiny rates, totals past int64 or the
+    // conversion bound, term plans on either side of on-demand, rows in three currencies) and
+    // with exchange rates missing or extreme, deadlines, budgets, rules, --pricing (a plan or
+    // the cheapest mix), --region and --max-instances drawn at random.
     const FxTable usd_only(std::vector<FxRate>{});
     const FxTable dear_yuan({FxRate{"CNY", 1e-9, {}}});
     const FxTable* rates[] = {&builtin_fx(), &builtin_fx(), &usd_only, &dear_yuan};
