@@ -275,7 +275,7 @@ class Planner {
     std::array<LateRows, std::size(k_all_plans)>
     late_rows(const InstanceType& instance, const Bill& bill, LateWork work);
     void price_counted_late();
-    bool late_counts(const Bill& bill, std::array<LateRows, std::size(k_all_plans)>& by_plan);
+    std::optional<std::array<LateRows, std::size(k_all_plans)>> late_counts(const Bill& bill);
     void summarise_rate(std::size_t r, Plan plan, const RateFigures& rate) {
         PlanRows& rows = m_plan_rows[static_cast<std::size_t>(plan)];
         ++rows.rows;

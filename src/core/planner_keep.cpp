@@ -192,10 +192,12 @@ void Planner::price_counted_late() {
 // again, for the no-fit explanation) each plan's cheapest row.
 std::array<LateRows, std::size(k_all_plans)>
 Planner::late_rows(const InstanceType& instance, const Bill& bill, LateWork work) {
-    std::array<LateRows, std::size(k_all_plans)> by_plan{};
-    if (work == LateWork::count && late_counts(bill, by_plan)) {
-        return by_plan;
+    if (work == LateWork::count) {
+        if (auto counted = late_counts(bill)) {
+            return *counted;
+        }
     }
+    std::array<LateRows, std::size(k_all_plans)> by_plan{};
     for (std::size_t r = 0; r < instance.regions.size(); ++r) {
         const RowRates& rates = m_rates[r];
         if (!rates.wanted) {
@@ -233,10 +235,9 @@ Planner::late_rows(const InstanceType& instance, const Bill& bill, LateWork work
 // late_rows' counts without pricing each row, where that gives the same: when the dearest rate
 // of each plan, at a one-tier bill, neither overflows nor nears the point where conversion
 // fails, every row that prices a plan is priced and converts, so it counts, but a term plan
-// only where it costs less than on-demand. False (nothing counted) otherwise.
-bool Planner::late_counts(const Bill& bill, std::array<LateRows, std::size(k_all_plans)>& result) {
-    // Counted apart, and given back only when every plan is: late_rows counts row by row into
-    // the same array when this gives up, and a plan counted before giving up would count twice.
+// only where it costs less than on-demand. Nullopt (nothing counted) otherwise: late_rows then
+// counts row by row, so no plan's count may outlive giving up (it would count twice).
+std::optional<std::array<LateRows, std::size(k_all_plans)>> Planner::late_counts(const Bill& bill) {
     std::array<LateRows, std::size(k_all_plans)> by_plan{};
     bool terms = false;
     for (const Plan plan : m_plans_priced) {
@@ -244,11 +245,11 @@ bool Planner::late_counts(const Bill& bill, std::array<LateRows, std::size(k_all
         const BilledQuantities& q = bill.by_plan[p];
         const PlanRows& rows = m_plan_rows[p];
         if (q.count != 1 || !q.thousandths[0] || *q.thousandths[0] < 0 || rows.negative) {
-            return false;
+            return std::nullopt;
         }
         const auto dearest = multiply_thousandths(rows.max_micros, *q.thousandths[0]);
         if (!dearest || *dearest >= rows.converts_below) {
-            return false;
+            return std::nullopt;
         }
         const bool term_rule = is_term(plan) && !m_c.plan; // counted row by row below
         terms |= term_rule;
@@ -262,8 +263,7 @@ bool Planner::late_counts(const Bill& bill, std::array<LateRows, std::size(k_all
         }
     }
     if (!terms) {
-        result = by_plan;
-        return true;
+        return by_plan;
     }
     const auto total = [&](std::size_t r, Plan plan) {
         const auto p = static_cast<std::size_t>(plan);
@@ -283,8 +283,7 @@ bool Planner::late_counts(const Bill& bill, std::array<LateRows, std::size(k_all
             ++by_plan[static_cast<std::size_t>(plan)].priced;
         }
     }
-    result = by_plan;
-    return true;
+    return by_plan;
 }
 
 // The totals (micros of `from`) below which FxTable::convert to `to` cannot fail: it fails at

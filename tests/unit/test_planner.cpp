@@ -1024,8 +1024,7 @@ struct RandomRun {
 
 // A random catalog of one provider over the test catalog's GPUs: a few instance types, each
 // sold in some of eight regions, rows in dollars, yuan or euros (random_row).
-std::string random_catalog(std::mt19937& rng) {
-    Draw draw{rng};
+std::string random_catalog(Draw& draw) {
     std::string text =
         "schema_version: 1\nprovider:\n  id: randcloud\n  name: Random\n  currency: USD\n"
         "  source: \"test\"\n  as_of: 2025-01-01\n  regions:\n";
@@ -1080,7 +1079,7 @@ TEST_CASE("planner: listed or not, on one thread or three, random catalogs give 
     std::mt19937 rng(20261201);
     Draw draw{rng};
     for (int round = 0; round < 300; ++round) {
-        const std::string text = random_catalog(rng);
+        const std::string text = random_catalog(draw);
         const CatalogLoad load = test::load_text(text);
         INFO(text);
         INFO(test::describe(load.diagnostics));
