@@ -165,7 +165,18 @@ int main(int argc, char** argv) {
         return 2;
     }
     const gpuadvisor::CatalogLoad load = gpuadvisor::load_catalog(sources);
+    if (load.diagnostics.has_errors()) { // a floor over a part of the catalog would mislead
+        std::fprintf(stderr,
+                     "gpuadvisor_planner_floor: the catalog has %zu error(s); "
+                     "`gpuadvisor catalog validate` names them\n",
+                     load.diagnostics.error_count());
+        return 1;
+    }
     const std::vector<InstanceType>& instances = load.catalog.instances();
+    if (instances.empty()) {
+        std::fprintf(stderr, "gpuadvisor_planner_floor: the catalog has no instance types\n");
+        return 1;
+    }
     std::vector<double> ms;
     Tally tally;
     for (int round = 0; round < 41; ++round) {
