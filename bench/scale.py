@@ -15,9 +15,10 @@ wall time (median of --runs) and peak RSS of:
 and, first, the common commands on the built-in catalog alone. Every gpuadvisor run has
 --timings, so each row also has the median of each stage it reports (reading the catalog,
 planning, writing the output, the rest). Then it prints the tables, the ratios, where the time
-went, and each of issue 7's targets as met or missed. Needs Python 3; PyYAML is optional (its
-column is skipped with a note). Builds the yaml-cpp walk in the binary's build folder if
-missing. The synthetic catalogs live in a temporary folder, removed at the end.
+went, and each of issue 7's targets as met or missed; for the planner's share, also the
+plan stage against bench/planner_floor.cpp's pass (the least work an exact planner must do on
+the same catalog). Needs Python 3; PyYAML is optional (its column is skipped with a note).
+Builds the yaml-cpp walk and the planner's floor in the binary's build folder if missing. The synthetic catalogs live in a temporary folder, removed at the end.
 """
 import argparse
 import json
@@ -150,13 +151,29 @@ def machine():
     return f"{cpu}, {os.cpu_count()} cores, {memory:.0f} GiB, {platform.system()} {platform.release()}"
 
 
-def yaml_walk_binary(gpuadvisor):
+def bench_binary(gpuadvisor, target):
+    """A bench program built next to gpuadvisor (not built by default), or None."""
     build = pathlib.Path(gpuadvisor).resolve().parent
-    walk = build / "gpuadvisor_yaml_walk"
-    if not walk.exists() and shutil.which("cmake"):
-        subprocess.run(["cmake", "--build", str(build), "--target", "gpuadvisor_yaml_walk"],
+    binary = build / target
+    if not binary.exists() and shutil.which("cmake"):
+        subprocess.run(["cmake", "--build", str(build), "--target", target],
                        check=False, stdout=subprocess.DEVNULL)
-    return walk if walk.exists() else None
+    return binary if binary.exists() else None
+
+
+FLOOR = re.compile(r"first ([\d.]+) ms; then median ([\d.]+) ms")
+
+
+def floor_ms(args, catalog, env):
+    """bench/planner_floor.cpp's pass on this catalog (its first, as the planner's), or None."""
+    floor = bench_binary(args.bin, "gpuadvisor_planner_floor")
+    if floor is None:
+        print("bench: the planner's floor could not be built; it is skipped", file=sys.stderr)
+        return None
+    run = subprocess.run([str(floor), str(ROOT / "data/catalog/gpus.yaml"), str(catalog)],
+                         env=env, capture_output=True, text=True, check=False)
+    match = FLOOR.search(run.stdout)
+    return float(match.group(1)) if match else None
 
 
 def pyyaml_available():
@@ -190,7 +207,7 @@ def gpuadvisor_rows(args, catalog, files, env_cache, env_nocache, runs):
 
 def alternative_rows(args, files, runs):
     rows = []
-    walk = yaml_walk_binary(args.bin)
+    walk = bench_binary(args.bin, "gpuadvisor_yaml_walk")
     if walk:
         ms, rss, _ = measure([str(walk)] + files, os.environ, runs)
         rows.append({"tool": "yaml-cpp LoadFile walk", "setup": "alone", "command": "A100 filter",
@@ -237,14 +254,19 @@ def print_targets(builtin, results):
               f"{row['rss_mb']:7.1f} MB  (target {limits})")
     # The last target is a judgement, not a limit: the share is printed, docs/performance.md
     # weighs it ("Not yet there").
-    rows = next((r["rows"] for r in results if r["offers"] == 100_000), [])
-    for row in rows:
+    size = next((r for r in results if r["offers"] == 100_000), {"rows": []})
+    floor = size.get("planner_floor_ms")
+    for row in size["rows"]:
         share = planner_share(row)
         if row["setup"] == "alone" and row["cache"] == "warm" and share is not None \
                 and row["command"].startswith("recommend"):
+            plan = row["stages"]["plan"]
             print(f"  open {100_000:>9} {row['command'] + ', planner':<24} {share:8.1f}% of the "
-                  f"time from main (plan {row['stages']['plan']:.1f} of "
+                  f"time from main (plan {plan:.1f} of "
                   f"{row['stages']['from main']:.1f} ms)  (target: a small share)")
+            if floor:
+                print(f"  {'':>14} {'':<24} the floor's pass {floor:.1f} ms: the plan stage is "
+                      f"{plan / floor:.1f}x it")
 
 
 def planner_share(row):
@@ -330,7 +352,8 @@ def main():
             rows = gpuadvisor_rows(args, catalog, files, env_cache, env_nocache, runs)
             rows += alternative_rows(args, files, runs)
             results.append({"offers": offers, "files": len(files), "megabytes": megabytes,
-                            "runs": runs, "rows": rows})
+                            "runs": runs, "rows": rows,
+                            "planner_floor_ms": floor_ms(args, catalog, env_cache)})
             shutil.rmtree(catalog)
     offers = subprocess.run([args.bin, "catalog", "list", "offers", "-o", "csv"],
                             capture_output=True, text=True).stdout.count("\n") - 1
