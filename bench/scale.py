@@ -18,7 +18,8 @@ planning, writing the output, the rest). Then it prints the tables, the ratios, 
 went, and each of issue 7's targets as met or missed; for the planner's share, also the
 plan stage against bench/planner_floor.cpp's pass (the least work an exact planner must do on
 the same catalog). Needs Python 3; PyYAML is optional (its column is skipped with a note).
-Builds the yaml-cpp walk and the planner's floor in the binary's build folder if missing. The synthetic catalogs live in a temporary folder, removed at the end.
+Builds the yaml-cpp walk and the planner's floor in the binary's build folder if missing.
+The synthetic catalogs live in a temporary folder, removed at the end.
 """
 import argparse
 import json
