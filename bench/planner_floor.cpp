@@ -12,6 +12,7 @@
 // processor's caches, as for the planner), then the other 40's median, quickest and slowest.
 #include "gpuadvisor/catalog_io.hpp"
 #include "helper_thread.hpp"
+#include "planner_internal.hpp"
 
 #include <algorithm>
 #include <array>
@@ -59,10 +60,9 @@ bool total_of(const Rate& rate, std::int64_t thousandths, std::int64_t& total) {
     return true;
 }
 
-// Spot is priced only for interruptible work (--spot), as the planner prices it.
-bool g_spot = false;
-
+// Spot is priced only for interruptible work (`spot`: --spot), as the planner prices it.
 void price_instance(const InstanceType& instance,
+                    bool spot,
                     std::array<std::vector<Rate>, k_plans.size()>& rates,
                     Tally& tally) {
     for (auto& plan_rates : rates) {
@@ -72,7 +72,7 @@ void price_instance(const InstanceType& instance,
         const bool converted = std::string_view(row.currency) != "USD";
         const std::int64_t on_demand = row.on_demand.value_or(0);
         for (std::size_t p = 0; p < k_plans.size(); ++p) {
-            if (k_plans[p] == Plan::spot && !g_spot) {
+            if (k_plans[p] == Plan::spot && !spot) {
                 continue;
             }
             if (const auto& price = row.price(k_plans[p])) {
@@ -101,35 +101,21 @@ void price_instance(const InstanceType& instance,
     }
 }
 
-Tally price_slice(std::span<const InstanceType> instances) {
+Tally price_slice(std::span<const InstanceType> instances, bool spot) {
     std::array<std::vector<Rate>, k_plans.size()> rates;
     Tally tally;
     for (const InstanceType& instance : instances) {
-        price_instance(instance, rates, tally);
+        price_instance(instance, spot, rates, tally);
     }
     return tally;
 }
 
-// One pass on `threads` threads, slices of about equal offers; its wall time in ms.
-double timed_pass(const std::vector<InstanceType>& instances, std::size_t threads, Tally& all) {
-    std::size_t offers = 0;
-    for (const InstanceType& instance : instances) {
-        offers += instance.regions.size();
-    }
-    std::vector<std::span<const InstanceType>> slices;
-    std::size_t begin = 0;
-    std::size_t seen = 0;
-    for (std::size_t i = 0; i < instances.size(); ++i) {
-        seen += instances[i].regions.size();
-        if (i + 1 == instances.size() || seen * threads >= offers * (slices.size() + 1)) {
-            slices.emplace_back(instances.data() + begin, i + 1 - begin);
-            begin = i + 1;
-        }
-    }
+// One pass, a slice a thread (started as the planner starts them); its wall time in ms.
+double timed_pass(std::span<const std::span<const InstanceType>> slices, bool spot, Tally& all) {
     std::vector<Tally> tallies(slices.size());
-    const Clock::time_point start = Clock::now(); // threads started as the planner starts them
+    const Clock::time_point start = Clock::now();
     gpuadvisor::run_on_threads(slices.size(),
-                               [&](std::size_t k) { tallies[k] = price_slice(slices[k]); });
+                               [&](std::size_t k) { tallies[k] = price_slice(slices[k], spot); });
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     for (const Tally& tally : tallies) {
         all.priced += tally.priced;
@@ -147,13 +133,14 @@ const char* cache_dir() {
 
 int main(int argc, char** argv) {
     std::size_t threads = 2;
+    bool spot = false;
     gpuadvisor::CatalogSources sources;
     sources.include_builtin = false;
     sources.cache.dir = cache_dir();
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
         if (arg == "--spot") {
-            g_spot = true;
+            spot = true;
         } else if (arg == "--threads" && i + 1 < argc) {
             threads = static_cast<std::size_t>(std::max(1, std::atoi(argv[++i])));
         } else {
@@ -177,18 +164,20 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "gpuadvisor_planner_floor: the catalog has no instance types\n");
         return 1;
     }
-    std::vector<double> ms;
-    Tally tally;
-    for (int round = 0; round < 41; ++round) {
-        ms.push_back(timed_pass(instances, threads, tally));
-    }
-    const double first = ms.front();
-    ms.erase(ms.begin()); // the others' figures below
-    std::sort(ms.begin(), ms.end());
     std::size_t offers = 0;
     for (const InstanceType& instance : instances) {
         offers += instance.regions.size();
     }
+    // Slices of about equal offers, one a thread, cut as the planner cuts its pieces.
+    const auto slices = gpuadvisor::planner_detail::pieces_of(instances, offers, threads);
+    std::vector<double> ms;
+    Tally tally;
+    for (int round = 0; round < 41; ++round) {
+        ms.push_back(timed_pass(slices, spot, tally));
+    }
+    const double first = ms.front();
+    ms.erase(ms.begin()); // the others' figures below
+    std::sort(ms.begin(), ms.end());
     std::printf("%zu offers, %zu instance types, %zu thread(s): %llu options priced a pass; "
                 "first %.2f ms; then median %.2f ms, quickest %.2f, slowest %.2f (check %llu)\n",
                 offers,

@@ -162,7 +162,7 @@ def bench_binary(gpuadvisor, target):
     return binary if binary.exists() else None
 
 
-FLOOR = re.compile(r"first ([\d.]+) ms; then median ([\d.]+) ms")
+FLOOR = re.compile(r"first ([\d.]+) ms;")
 
 
 def floor_ms(args, catalog, env):
@@ -174,7 +174,10 @@ def floor_ms(args, catalog, env):
     run = subprocess.run([str(floor), str(ROOT / "data/catalog/gpus.yaml"), str(catalog)],
                          env=env, capture_output=True, text=True, check=False)
     match = FLOOR.search(run.stdout)
-    return float(match.group(1)) if match else None
+    if match is None:
+        print(f"bench: the planner's floor gave no figure: {run.stderr.strip()}", file=sys.stderr)
+        return None
+    return float(match.group(1))
 
 
 def pyyaml_available():

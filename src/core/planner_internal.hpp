@@ -134,6 +134,11 @@ struct PlanRows {
     std::int64_t converts_below = std::numeric_limits<std::int64_t>::max(); // their smallest
 };
 
+// Contiguous pieces of about equal offers (`offers` in all), in catalog order: the pass's pieces
+// for its threads (planner_pass.cpp), and bench/planner_floor.cpp's.
+std::vector<std::span<const InstanceType>>
+pieces_of(const std::vector<InstanceType>& instances, std::size_t offers, std::size_t pieces);
+
 class Planner;
 
 // What the rules say of the options of one pricing in the configuration at hand (and region,

@@ -41,7 +41,8 @@ bool cheaper(const Late& a, const std::optional<Late>& b) {
            (a.total_micros == b->total_micros && a.met_before(*b));
 }
 
-// Contiguous pieces of about equal offers, in catalog order.
+} // namespace
+
 std::vector<std::span<const InstanceType>>
 pieces_of(const std::vector<InstanceType>& instances, std::size_t offers, std::size_t pieces) {
     std::vector<std::span<const InstanceType>> result;
@@ -57,8 +58,6 @@ pieces_of(const std::vector<InstanceType>& instances, std::size_t offers, std::s
     }
     return result;
 }
-
-} // namespace
 
 void LateSummary::add(const Late& late, std::optional<std::int64_t> budget, bool list) {
     ++count;
