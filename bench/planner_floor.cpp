@@ -153,9 +153,14 @@ int main(int argc, char** argv) {
     }
     const gpuadvisor::CatalogLoad load = gpuadvisor::load_catalog(sources);
     if (load.diagnostics.has_errors()) { // a floor over a part of the catalog would mislead
+        std::size_t shown = 0;
+        for (const gpuadvisor::Diagnostic& d : load.diagnostics.items()) {
+            if (d.severity == gpuadvisor::Severity::error && shown++ < 10) {
+                std::fprintf(stderr, "%s\n", gpuadvisor::format_diagnostic(d).c_str());
+            }
+        }
         std::fprintf(stderr,
-                     "gpuadvisor_planner_floor: the catalog has %zu error(s); "
-                     "`gpuadvisor catalog validate` names them\n",
+                     "gpuadvisor_planner_floor: the catalog has %zu error(s); nothing timed\n",
                      load.diagnostics.error_count());
         return 1;
     }
