@@ -165,19 +165,24 @@ def bench_binary(gpuadvisor, target):
 FLOOR = re.compile(r"first ([\d.]+) ms;")
 
 
-def floor_ms(args, catalog, env):
-    """bench/planner_floor.cpp's pass on this catalog (its first, as the planner's), or None."""
+def floor_ms(args, catalog, env, runs):
+    """bench/planner_floor.cpp's pass on this catalog (its first, as the planner's): the median
+    of `runs` processes, as the commands' times are; or None."""
     floor = bench_binary(args.bin, "gpuadvisor_planner_floor")
     if floor is None:
         print("bench: the planner's floor could not be built; it is skipped", file=sys.stderr)
         return None
-    run = subprocess.run([str(floor), str(ROOT / "data/catalog/gpus.yaml"), str(catalog)],
-                         env=env, capture_output=True, text=True, check=False)
-    match = FLOOR.search(run.stdout)
-    if match is None:
-        print(f"bench: the planner's floor gave no figure: {run.stderr.strip()}", file=sys.stderr)
-        return None
-    return float(match.group(1))
+    firsts = []
+    for _ in range(runs):
+        run = subprocess.run([str(floor), str(ROOT / "data/catalog/gpus.yaml"), str(catalog)],
+                             env=env, capture_output=True, text=True, check=False)
+        match = FLOOR.search(run.stdout)
+        if match is None:
+            print(f"bench: the planner's floor gave no figure: {run.stderr.strip()}",
+                  file=sys.stderr)
+            return None
+        firsts.append(float(match.group(1)))
+    return statistics.median(firsts)
 
 
 def pyyaml_available():
@@ -357,7 +362,7 @@ def main():
             rows += alternative_rows(args, files, runs)
             results.append({"offers": offers, "files": len(files), "megabytes": megabytes,
                             "runs": runs, "rows": rows,
-                            "planner_floor_ms": floor_ms(args, catalog, env_cache)})
+                            "planner_floor_ms": floor_ms(args, catalog, env_cache, runs)})
             shutil.rmtree(catalog)
     offers = subprocess.run([args.bin, "catalog", "list", "offers", "-o", "csv"],
                             capture_output=True, text=True).stdout.count("\n") - 1
