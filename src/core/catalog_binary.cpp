@@ -4,6 +4,8 @@
 #include "helper_thread.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <cstring>
 #include <system_error>
 #include <thread>
@@ -103,15 +105,19 @@ class Writer {
             visit(*this, const_cast<T&>(value)); // visit only reads through a Writer
         }
     }
-    void operator()(const std::string& value) {
-        const auto [it, inserted] =
-            m_index.try_emplace(value, static_cast<std::uint32_t>(strings.size()));
-        if (inserted) {
-            strings.push_back(value);
+    void operator()(const std::string& value) { (*this)(index_of(value)); }
+    // An interned text is one object per text, so its index is remembered by address in a
+    // small table first: a price row's six texts are nearly always those of the row before,
+    // and hashing each one's characters again was most of the writing (the table's indices,
+    // and so the bytes, are the same either way).
+    void operator()(const InternedText& value) {
+        const std::string* text = &value.str();
+        Known& slot = m_known[(reinterpret_cast<std::uintptr_t>(text) >> 4) % m_known.size()];
+        if (slot.text != text) {
+            slot = {text, index_of(*text)};
         }
-        (*this)(it->second);
+        (*this)(slot.index);
     }
-    void operator()(const InternedText& value) { (*this)(value.str()); }
     template <class T> void operator()(const std::optional<T>& value) {
         (*this)(value.has_value());
         if (value) {
@@ -126,7 +132,21 @@ class Writer {
     }
 
   private:
+    std::uint32_t index_of(const std::string& value) {
+        const auto [it, inserted] =
+            m_index.try_emplace(value, static_cast<std::uint32_t>(strings.size()));
+        if (inserted) {
+            strings.push_back(value);
+        }
+        return it->second;
+    }
+
+    struct Known {
+        const std::string* text = nullptr;
+        std::uint32_t index = 0;
+    };
     std::unordered_map<std::string, std::uint32_t> m_index;
+    std::array<Known, 64> m_known{}; // interned texts' indices, by address
 };
 
 class Reader {
@@ -283,7 +303,8 @@ bool read_instances(Reader& reader, std::vector<InstanceType>& instances) {
     return std::all_of(decoded.begin(), decoded.end(), [](char ok) { return ok == 1; });
 }
 
-// The string table, the payload, and a header of magic and checksum over both.
+// The string table, the payload, and a header of magic and checksum over both: put together
+// once (entries are megabytes, and each copy of them was a tenth of writing one).
 std::string frame(std::string_view magic, const Writer& payload) {
     Writer table;
     table(static_cast<std::uint32_t>(payload.strings.size()));
@@ -291,11 +312,17 @@ std::string frame(std::string_view magic, const Writer& payload) {
         table(static_cast<std::uint32_t>(text.size()));
         table.bytes += text;
     }
-    const std::string body = table.bytes + payload.bytes;
+    Xxh64Stream body_hash; // checksum() of table and payload together
+    body_hash.update(table.bytes);
+    body_hash.update(payload.bytes);
     Writer header;
-    header.bytes = std::string(magic);
-    header(checksum(body));
-    return header.bytes + body;
+    header.bytes.reserve(magic.size() + sizeof(std::uint64_t) + table.bytes.size() +
+                         payload.bytes.size());
+    header.bytes = magic;
+    header(body_hash.digest());
+    header.bytes += table.bytes;
+    header.bytes += payload.bytes;
+    return std::move(header.bytes);
 }
 
 // A reader over a framed payload, its string table read; nullopt if the frame is not intact.

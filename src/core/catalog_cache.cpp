@@ -64,8 +64,12 @@ std::optional<std::string> read_entry(const std::string& entry, std::size_t max_
     return bytes;
 }
 
-// Writes a whole entry or nothing: readers see the old entry or the new one, never a part.
-void write_entry(const FileCache& cache, const std::string& entry, const std::string& bytes) {
+// Writes a whole entry (its header, then its body) or nothing: readers see the old entry or
+// the new one, never a part. The two are written in turn, not joined first: a body is megabytes.
+void write_entry(const FileCache& cache,
+                 const std::string& entry,
+                 std::string_view header,
+                 std::string_view body) {
     std::error_code error;
     std::filesystem::create_directories(cache.dir, error);
     const std::string temporary = fmt::format("{}.{}.tmp", entry, ::getpid());
@@ -73,7 +77,9 @@ void write_entry(const FileCache& cache, const std::string& entry, const std::st
     if (!file) {
         return;
     }
-    const bool written = std::fwrite(bytes.data(), 1, bytes.size(), file.get()) == bytes.size();
+    const bool written =
+        std::fwrite(header.data(), 1, header.size(), file.get()) == header.size() &&
+        std::fwrite(body.data(), 1, body.size(), file.get()) == body.size();
     const bool closed = std::fclose(file.release()) == 0;
     if (!written || !closed || std::rename(temporary.c_str(), entry.c_str()) != 0) {
         std::remove(temporary.c_str());
@@ -183,7 +189,8 @@ void store_catalog(const FileCache& cache,
     }
     write_entry(cache,
                 set_entry_path(cache, base, files, checks, limits),
-                set_header(base, files, checks, limits) + serialize_catalog(catalog));
+                set_header(base, files, checks, limits),
+                serialize_catalog(catalog));
 }
 
 std::string
@@ -226,7 +233,8 @@ void store_fragment(const FileCache& cache,
     }
     write_entry(cache,
                 cache_entry_path(cache, file.path, limits),
-                entry_header(file, limits) + serialize_fragment(fragment));
+                entry_header(file, limits),
+                serialize_fragment(fragment));
 }
 
 } // namespace gpuadvisor
