@@ -63,7 +63,10 @@ struct FileLoad {
     std::exception_ptr error; // thrown while loading on a helper thread (out of memory)
 };
 
-// The file's fragment from the cache while the file is unchanged, else parsed.
+// The file's fragment from the cache while the file is unchanged, else parsed. A clean file's
+// fragment is kept in the cache, and used while the file is unchanged; a file with any
+// diagnostic is parsed every time, so its report never goes stale. Kept here, on the thread
+// that parsed it, so files are written while others are still parsed.
 void load_file(const FileStamp& file,
                std::string_view text,
                const LoadLimits& limits,
@@ -75,6 +78,9 @@ void load_file(const FileStamp& file,
     }
     load.parsed = true;
     load_text(file.path, text, limits, load.fragment, load.diagnostics);
+    if (clean(load.diagnostics)) {
+        store_fragment(cache, file, limits, load.fragment.front());
+    }
 }
 
 // The i-th file's stamp: its size and hash when the cache is on, else its name alone.
@@ -261,11 +267,6 @@ CatalogLoad load_through_cache(const Catalog* base_catalog,
             continue; // not read
         }
         cached += load.parsed ? 0 : 1;
-        // A clean file's fragment is kept, and used while the file is unchanged. A file with
-        // any diagnostic is parsed every time, so its report never goes stale.
-        if (load.parsed && clean(load.diagnostics)) {
-            store_fragment(cache, stamp_at(files, stamps, i), limits, load.fragment.front());
-        }
         fragments.push_back(std::move(load.fragment.front()));
         diagnostics.append(load.diagnostics);
     }
