@@ -49,20 +49,20 @@ def cell(row):
 
 
 def alone_table(results):
-    lines = ["| offers (YAML) | command | cache warm | no cache |", "|---|---|---:|---:|"]
+    lines = ["| offers (YAML) | command | cache warm | first run | no cache |",
+             "|---|---|---:|---:|---:|"]
     commands = ["validate", "list offers --gpu A100 -o json", "recommend training",
                 "recommend inference"]
     for size in results:
         label = f"{offers_text(size['offers'])} ({size['megabytes']:.1f} MB)"
         rows = size["rows"]
         for command in commands:
-            warm = find(rows, command=command, cache="warm")
-            off = find(rows, command=command, cache="off")
-            if warm or off:
-                lines.append(f"| {label} | `{command}` | {cell(warm)} | {cell(off)} |")
+            cells = [find(rows, command=command, cache=c) for c in ("warm", "first", "off")]
+            if any(cells):
+                lines.append(f"| {label} | `{command}` | " + " | ".join(map(cell, cells)) + " |")
         for row in rows:
             if row["tool"] != "gpuadvisor":
-                lines.append(f"| {label} | {row['tool']} | | {cell(row)} |")
+                lines.append(f"| {label} | {row['tool']} | | | {cell(row)} |")
     return lines
 
 
@@ -72,9 +72,9 @@ def overlay_table(results):
     for size in results:
         cells = []
         for command in ["validate", "recommend training", "recommend inference"]:
-            pair = [find(size["rows"], setup="overlay", command=command, cache=cache)
-                    for cache in ("warm", "off")]
-            cells.append(" / ".join(ms_text(r["ms"]) if r else "-" for r in pair))
+            runs = [find(size["rows"], setup="overlay", command=command, cache=cache)
+                    for cache in ("warm", "first", "off")]
+            cells.append(" / ".join(ms_text(r["ms"]) if r else "-" for r in runs))
         lines.append(f"| {offers_text(size['offers'])} | " + " | ".join(cells) + " |")
     return lines
 
@@ -125,8 +125,8 @@ def stage_table(data):
         if size["offers"] not in labels:
             continue
         name = labels[size["offers"]]
-        for cache, cache_name in (("warm", "warm"), ("off", "none")):
-            if size["offers"] == 1_000_000 and cache == "off":
+        for cache, cache_name in (("warm", "warm"), ("first", "first run"), ("off", "none")):
+            if size["offers"] == 1_000_000 and cache != "warm":
                 continue
             for command in ("recommend training", "recommend inference"):
                 row = find(size["rows"], command=command, cache=cache)
@@ -152,7 +152,7 @@ def main():
     sections = [
         (f"Built-in catalog ({data.get('machine', '')})", builtin_table(data["builtin"])),
         ("Synthetic catalogs alone", alone_table(data["results"])),
-        ("Laid over the built-in catalog (cache warm / no cache)",
+        ("Laid over the built-in catalog (cache warm / first run / no cache)",
          overlay_table(data["results"])),
         ("Ratios", ratio_table(data["results"])),
         ("Stages (--timings medians, ms)", stage_table(data)),

@@ -9,7 +9,9 @@ wall time (median of --runs) and peak RSS of:
   - gpuadvisor `catalog validate`, `catalog list offers --gpu A100 -o json`, and `recommend`
     for a training and an inference workload; with the synthetic catalog alone (plus the
     built-in GPU list it refers to) and overlaid on the built-in catalog; each with the cache
-    of large files warm, and with --no-cache (every file parsed);
+    of large files warm, on a first run (the cache on but emptied before each run, as in a CI
+    job on a fresh machine: every file parsed and the cache written), and with the cache off
+    (every file parsed);
   - bench/yaml_walk.cpp (YAML::LoadFile, then the A100 filter-and-price) and
     bench/pyyaml_walk.py (PyYAML's C loader, the same), when they can run;
 and, first, the common commands on the built-in catalog alone. Every gpuadvisor run has
@@ -55,8 +57,9 @@ TARGETS = [
     (100_000, "recommend training", "warm", 150, 150),
     (100_000, "recommend inference", "warm", 150, 150),
     (100_000, "validate", "warm", 300, None),
-    # Not in the issue's words, which the cache meets: the same limit with no cache, as
-    # `catalog validate` runs in a CI job on a fresh machine.
+    # Not in the issue's words, which the cache meets: the same limit for the runs a CI job on
+    # a fresh machine makes, with the cache on but empty (the default) and with it off.
+    (100_000, "validate", "first", 300, None),
     (100_000, "validate", "off", 300, None),
     (1_000_000, "recommend training", "warm", 1500, None),
     (1_000_000, "recommend inference", "warm", 1500, None),
@@ -72,11 +75,13 @@ def size_value(text):
 GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
 
 
-def run_once(argv, env, rss=False):
+def run_once(argv, env, rss=False, before=None):
     """Wall seconds of one process (and its peak RSS in MiB when asked), its exit code and
     stderr. Timed runs are not wrapped; the peak RSS comes from one more run under GNU time
     when it is there (a child forked from Python starts with Python's own RSS as its
     high-water mark, so wait4's figure has a floor of about 14 MB)."""
+    if before:
+        before()
     with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss_file:
         wrapped = ([GNU_TIME, "-f", "%M", "-o", rss_file.name] + argv
                    if rss and GNU_TIME else argv)
@@ -118,24 +123,25 @@ def median_stages(runs):
     return {name: statistics.median(r[name] for r in runs if name in r) for name in names}
 
 
-def measure(argv, env, runs, allowed=(0,)):
+def measure(argv, env, runs, allowed=(0,), before=None):
     """Median wall time in ms of `runs` runs, the peak RSS of one more (of the one run itself
     when runs is 1: a few ms of GNU time against seconds), and the median of each stage that
-    gpuadvisor's --timings reports (None for the alternatives)."""
+    gpuadvisor's --timings reports (None for the alternatives). `before` runs before each run,
+    untimed."""
     if runs == 1:
-        elapsed, peak, code, err = run_once(argv, env, rss=True)
+        elapsed, peak, code, err = run_once(argv, env, rss=True, before=before)
         if code not in allowed:
             raise SystemExit(f"bench: {' '.join(map(str, argv))} exited {code}:\n{err[:2000]}")
         return elapsed * 1000, peak, stages_of(err)
     times = []
     stages = []
     for _ in range(runs):
-        elapsed, _, code, err = run_once(argv, env)
+        elapsed, _, code, err = run_once(argv, env, before=before)
         if code not in allowed:
             raise SystemExit(f"bench: {' '.join(map(str, argv))} exited {code}:\n{err[:2000]}")
         times.append(elapsed)
         stages.append(stages_of(err))
-    _, peak, _, _ = run_once(argv, env, rss=True)
+    _, peak, _, _ = run_once(argv, env, rss=True, before=before)
     return statistics.median(times) * 1000, peak, median_stages(stages)
 
 
@@ -191,7 +197,10 @@ def pyyaml_available():
     return probe.returncode == 0
 
 
-def gpuadvisor_rows(args, catalog, files, env_cache, env_nocache, runs):
+def gpuadvisor_rows(args, catalog, files, envs, runs):
+    """Each command with the cache warm, on a first run (the cache on but emptied before each
+    run: a CI job on a fresh machine), and with the cache off; envs: those three
+    environments, by those names, and "first" emptied by envs["empty"]()."""
     gpus = str(ROOT / "data/catalog/gpus.yaml")
     setups = {
         "alone": ["--no-default-catalog", "--catalog", gpus, "--catalog", str(catalog)],
@@ -204,11 +213,12 @@ def gpuadvisor_rows(args, catalog, files, env_cache, env_nocache, runs):
         commands = {"validate": validate, "list offers --gpu A100 -o json": flags + LIST,
                     "recommend training": flags + TRAIN, "recommend inference": flags + SERVE}
         for name, argv in commands.items():
-            for cache, env in (("warm", env_cache), ("off", env_nocache)):
+            for cache in ("warm", "first", "off"):
                 full = [args.bin, "--timings"] + argv
                 if cache == "warm":
-                    run_once(full, env)  # fills the cache
-                ms, rss, stages = measure(full, env, runs)
+                    run_once(full, envs[cache])  # fills the cache
+                before = envs["empty"] if cache == "first" else None
+                ms, rss, stages = measure(full, envs[cache], runs, before=before)
                 rows.append({"tool": "gpuadvisor", "setup": setup, "command": name,
                              "cache": cache, "ms": ms, "rss_mb": rss, "stages": stages})
     return rows
@@ -258,7 +268,8 @@ def print_targets(builtin, results):
             continue
         ok = row["ms"] <= limit_ms and (limit_mb is None or row["rss_mb"] <= limit_mb)
         limits = f"<= {limit_ms} ms" + (f", <= {limit_mb} MB" if limit_mb else "")
-        command = f"{command}, no cache" if cache == "off" else command
+        command = {"off": f"{command}, no cache", "first": f"{command}, first run"}.get(
+            cache, command)
         print(f"  {'met ' if ok else 'MISS'} {str(offers):>9} {command:<24} {row['ms']:9.1f} ms "
               f"{row['rss_mb']:7.1f} MB  (target {limits})")
     # The last target is a judgement, not a limit: the share is printed, docs/performance.md
@@ -349,6 +360,10 @@ def main():
     with tempfile.TemporaryDirectory(prefix="gpuadvisor-bench-") as work:
         env_cache = dict(os.environ, GPUADVISOR_CACHE_DIR=os.path.join(work, "cache"))
         env_nocache = dict(os.environ, GPUADVISOR_CACHE_DIR="")
+        first_cache = os.path.join(work, "first-cache")
+        envs = {"warm": env_cache, "off": env_nocache,
+                "first": dict(os.environ, GPUADVISOR_CACHE_DIR=first_cache),
+                "empty": lambda: shutil.rmtree(first_cache, ignore_errors=True)}
         builtin = builtin_rows(args, env_nocache, max(args.runs, 20))
         for text in args.sizes.split(","):
             offers = size_value(text)
@@ -358,7 +373,7 @@ def main():
             files = sorted(str(p) for p in catalog.glob("*.yaml"))
             megabytes = sum(os.path.getsize(f) for f in files) / 2**20
             runs = args.runs if offers < 1_000_000 else 1  # a million offers: one run each
-            rows = gpuadvisor_rows(args, catalog, files, env_cache, env_nocache, runs)
+            rows = gpuadvisor_rows(args, catalog, files, envs, runs)
             rows += alternative_rows(args, files, runs)
             results.append({"offers": offers, "files": len(files), "megabytes": megabytes,
                             "runs": runs, "rows": rows,
