@@ -303,9 +303,9 @@ bool read_instances(Reader& reader, std::vector<InstanceType>& instances) {
     return std::all_of(decoded.begin(), decoded.end(), [](char ok) { return ok == 1; });
 }
 
-// The string table, the payload, and a header of magic and checksum over both: put together
-// once (entries are megabytes, and each copy of them was a tenth of writing one).
-std::string frame(std::string_view magic, const Writer& payload) {
+// A header of magic and checksum, the string table, and the payload, in two pieces: the
+// payload is not copied (entries are megabytes, and each copy was a tenth of writing one).
+SerializedParts frame(std::string_view magic, Writer&& payload) {
     Writer table;
     table(static_cast<std::uint32_t>(payload.strings.size()));
     for (const std::string& text : payload.strings) {
@@ -316,13 +316,19 @@ std::string frame(std::string_view magic, const Writer& payload) {
     body_hash.update(table.bytes);
     body_hash.update(payload.bytes);
     Writer header;
-    header.bytes.reserve(magic.size() + sizeof(std::uint64_t) + table.bytes.size() +
-                         payload.bytes.size());
     header.bytes = magic;
     header(body_hash.digest());
     header.bytes += table.bytes;
-    header.bytes += payload.bytes;
-    return std::move(header.bytes);
+    return {std::move(header.bytes), std::move(payload.bytes)};
+}
+
+// Room for a payload of about `rows` price rows, asked for once: grown by doubling from
+// nothing, a large catalog's payload was copied again at each step. Room never written is
+// never touched.
+void reserve_rows(Writer& writer, std::size_t rows, std::size_t instances) {
+    constexpr std::size_t k_bytes_per_row = 96; // about 80 in the synthetic catalogs
+    constexpr std::size_t k_bytes_per_instance = 256;
+    writer.bytes.reserve(rows * k_bytes_per_row + instances * k_bytes_per_instance + 4096);
 }
 
 // A reader over a framed payload, its string table read; nullopt if the frame is not intact.
@@ -344,13 +350,22 @@ std::optional<Reader> unframe(std::string_view magic, std::string_view bytes) {
 
 } // namespace
 
-std::string serialize_catalog(const Catalog& catalog) {
+SerializedParts serialize_catalog_parts(const Catalog& catalog) {
     Writer payload;
+    std::size_t rows = 0;
+    for (const InstanceType& instance : catalog.instances()) {
+        rows += instance.regions.size();
+    }
+    reserve_rows(payload, rows, catalog.instances().size());
     payload(catalog.gpus());
     payload(catalog.providers());
     write_instances(payload, catalog.instances());
     payload(catalog.discounts());
-    return frame(k_magic, payload);
+    return frame(k_magic, std::move(payload));
+}
+
+std::string serialize_catalog(const Catalog& catalog) {
+    return serialize_catalog_parts(catalog).joined();
 }
 
 std::optional<Catalog> deserialize_catalog(std::string_view bytes) {
@@ -375,10 +390,19 @@ std::optional<Catalog> deserialize_catalog(std::string_view bytes) {
         std::move(gpus), std::move(providers), std::move(instances), std::move(discounts));
 }
 
-std::string serialize_fragment(const CatalogFragment& fragment) {
+SerializedParts serialize_fragment_parts(const CatalogFragment& fragment) {
     Writer payload;
+    std::size_t rows = 0;
+    for (const InstanceInput& instance : fragment.instances) {
+        rows += instance.rows.size();
+    }
+    reserve_rows(payload, rows, fragment.instances.size());
     payload(fragment);
-    return frame(k_fragment_magic, payload);
+    return frame(k_fragment_magic, std::move(payload));
+}
+
+std::string serialize_fragment(const CatalogFragment& fragment) {
+    return serialize_fragment_parts(fragment).joined();
 }
 
 std::optional<CatalogFragment> deserialize_fragment(std::string_view bytes) {

@@ -64,12 +64,13 @@ std::optional<std::string> read_entry(const std::string& entry, std::size_t max_
     return bytes;
 }
 
-// Writes a whole entry (its header, then its body) or nothing: readers see the old entry or
-// the new one, never a part. The two are written in turn, not joined first: a body is megabytes.
+// Writes a whole entry (its header, then the body's two parts) or nothing: readers see the old
+// entry or the new one, never a part. The pieces are written in turn, not joined first: a body
+// is megabytes.
 void write_entry(const FileCache& cache,
                  const std::string& entry,
                  std::string_view header,
-                 std::string_view body) {
+                 const SerializedParts& body) {
     std::error_code error;
     std::filesystem::create_directories(cache.dir, error);
     const std::string temporary = fmt::format("{}.{}.tmp", entry, ::getpid());
@@ -77,9 +78,11 @@ void write_entry(const FileCache& cache,
     if (!file) {
         return;
     }
-    const bool written =
-        std::fwrite(header.data(), 1, header.size(), file.get()) == header.size() &&
-        std::fwrite(body.data(), 1, body.size(), file.get()) == body.size();
+    bool written = true;
+    for (const std::string_view piece :
+         {header, std::string_view(body.head), std::string_view(body.payload)}) {
+        written = written && std::fwrite(piece.data(), 1, piece.size(), file.get()) == piece.size();
+    }
     const bool closed = std::fclose(file.release()) == 0;
     if (!written || !closed || std::rename(temporary.c_str(), entry.c_str()) != 0) {
         std::remove(temporary.c_str());
@@ -190,7 +193,7 @@ void store_catalog(const FileCache& cache,
     write_entry(cache,
                 set_entry_path(cache, base, files, checks, limits),
                 set_header(base, files, checks, limits),
-                serialize_catalog(catalog));
+                serialize_catalog_parts(catalog));
 }
 
 std::string
@@ -234,7 +237,7 @@ void store_fragment(const FileCache& cache,
     write_entry(cache,
                 cache_entry_path(cache, file.path, limits),
                 entry_header(file, limits),
-                serialize_fragment(fragment));
+                serialize_fragment_parts(fragment));
 }
 
 } // namespace gpuadvisor
