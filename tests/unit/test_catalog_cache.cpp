@@ -220,9 +220,12 @@ TEST_CASE("a whole set of files is cached merged, and what the entry holds is wh
     require_same(slow, whole);
     CHECK((whole.files_parsed == 0 && whole.files_cached == whole.files.size()));
     // White box: the entry's payload is what a load returns, so the tests below that see the
-    // slow path's result after a change show the entry was refused, not merely unused.
+    // slow path's result after a change show the entry was refused, not merely unused. Its
+    // pieces (header, string table, payload: written one after the other) make up exactly
+    // the catalog's serialized form.
     const std::string bytes = test::read_text(entries[0].string());
     const std::size_t payload = bytes.find("end\n") + 4;
+    CHECK(bytes.substr(payload) == serialize_catalog(whole.catalog));
     const std::string other = serialize_catalog(test::test_catalog());
     write(entries[0].string(), bytes.substr(0, payload) + other);
     CHECK(serialize_catalog(load_set(f, f.cache, test::fixed_checks()).catalog) == other);
