@@ -93,21 +93,36 @@ HelperThread::~HelperThread() {
 }
 
 void run_on_threads(std::size_t threads, const std::function<void(std::size_t)>& work) {
+    // What each share throws (out of memory), kept: an exception must not leave a helper
+    // thread, and the caller's must not leave before the helpers end.
+    std::vector<std::exception_ptr> errors(threads);
+    const auto share = [&work, &errors](std::size_t t) {
+        try {
+            work(t);
+        } catch (...) {
+            errors[t] = std::current_exception();
+        }
+    };
     std::vector<HelperThread> helpers;
     helpers.reserve(threads);
     std::size_t started = 1;
     try {
         for (; started < threads; ++started) {
-            helpers.emplace_back([&work, started] { work(started); });
+            helpers.emplace_back([&share, started] { share(started); });
         }
     } catch (const std::system_error&) { // no more threads to be had: this one does the rest
     }
     for (std::size_t t = started; t < threads; ++t) {
-        work(t);
+        share(t);
     }
-    work(0);
+    share(0);
     for (HelperThread& helper : helpers) {
         helper.join();
+    }
+    for (const std::exception_ptr& error : errors) {
+        if (error) {
+            std::rethrow_exception(error);
+        }
     }
 }
 

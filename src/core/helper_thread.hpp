@@ -36,7 +36,7 @@ class HelperThread {
 
 // Runs work(0) ... work(threads - 1) at once: work(0) on the calling thread, the others on
 // helper threads, or on the calling thread too when no more threads can be started. Returns
-// when all have ended. `work` must not throw on a helper thread.
+// when all have ended; then rethrows what the first of them (by index) threw, if any.
 void run_on_threads(std::size_t threads, const std::function<void(std::size_t)>& work);
 
 } // namespace gpuadvisor

@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -47,3 +49,29 @@ TEST_CASE("helper thread: once started it may run on every CPU its parent may") 
     CHECK(CPU_EQUAL(&seen, &parent));
 }
 #endif
+
+TEST_CASE("run_on_threads: what a share throws is rethrown on the caller once all have ended") {
+    std::atomic<int> done{0};
+    const auto run = [&](std::size_t throwing) {
+        done = 0;
+        run_on_threads(4, [&](std::size_t t) {
+            if (t == throwing || t == 3) {
+                throw std::runtime_error("share " + std::to_string(t));
+            }
+            ++done;
+        });
+    };
+    // A helper's share (not the caller's): the first by index is the one rethrown.
+    CHECK_THROWS_WITH(run(1), "share 1");
+    CHECK(done == 2);
+    // The caller's own share throws: the helpers still end before it leaves.
+    CHECK_THROWS_WITH(run(0), "share 0");
+    CHECK(done == 2);
+    std::atomic<bool> ran{false};
+    CHECK_NOTHROW(run_on_threads(2, [&](std::size_t t) {
+        if (t == 1) {
+            ran = true;
+        }
+    }));
+    CHECK(ran);
+}
