@@ -169,10 +169,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "gpuadvisor_planner_floor: the catalog has no instance types\n");
         return 1;
     }
-    std::size_t offers = 0;
-    for (const InstanceType& instance : instances) {
-        offers += instance.regions.size();
-    }
+    const std::size_t offers = load.catalog.offer_count();
     // Slices of about equal offers, one a thread, cut as the planner cuts its pieces.
     const auto slices = gpuadvisor::planner_detail::pieces_of(instances, offers, threads);
     std::vector<double> ms;

@@ -353,11 +353,7 @@ std::optional<Reader> unframe(std::string_view magic, std::string_view bytes) {
 
 SerializedParts serialize_catalog_parts(const Catalog& catalog) {
     Writer payload;
-    std::size_t rows = 0;
-    for (const InstanceType& instance : catalog.instances()) {
-        rows += instance.regions.size();
-    }
-    reserve_rows(payload, rows, catalog.instances().size());
+    reserve_rows(payload, catalog.offer_count(), catalog.instances().size());
     payload(catalog.gpus());
     payload(catalog.providers());
     write_instances(payload, catalog.instances());
