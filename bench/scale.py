@@ -197,10 +197,10 @@ def pyyaml_available():
     return probe.returncode == 0
 
 
-def gpuadvisor_rows(args, catalog, files, envs, runs):
+def gpuadvisor_rows(args, catalog, files, envs, empty_first, runs):
     """Each command with the cache warm, on a first run (the cache on but emptied before each
-    run: a CI job on a fresh machine), and with the cache off; envs: those three
-    environments, by those names, and "first" emptied by envs["empty"]()."""
+    run by empty_first(): a CI job on a fresh machine), and with the cache off; envs: the
+    three environments, by those names."""
     gpus = str(ROOT / "data/catalog/gpus.yaml")
     setups = {
         "alone": ["--no-default-catalog", "--catalog", gpus, "--catalog", str(catalog)],
@@ -217,7 +217,7 @@ def gpuadvisor_rows(args, catalog, files, envs, runs):
                 full = [args.bin, "--timings"] + argv
                 if cache == "warm":
                     run_once(full, envs[cache])  # fills the cache
-                before = envs["empty"] if cache == "first" else None
+                before = empty_first if cache == "first" else None
                 ms, rss, stages = measure(full, envs[cache], runs, before=before)
                 rows.append({"tool": "gpuadvisor", "setup": setup, "command": name,
                              "cache": cache, "ms": ms, "rss_mb": rss, "stages": stages})
@@ -362,8 +362,10 @@ def main():
         env_nocache = dict(os.environ, GPUADVISOR_CACHE_DIR="")
         first_cache = os.path.join(work, "first-cache")
         envs = {"warm": env_cache, "off": env_nocache,
-                "first": dict(os.environ, GPUADVISOR_CACHE_DIR=first_cache),
-                "empty": lambda: shutil.rmtree(first_cache, ignore_errors=True)}
+                "first": dict(os.environ, GPUADVISOR_CACHE_DIR=first_cache)}
+
+        def empty_first():
+            shutil.rmtree(first_cache, ignore_errors=True)
         builtin = builtin_rows(args, env_nocache, max(args.runs, 20))
         for text in args.sizes.split(","):
             offers = size_value(text)
@@ -373,7 +375,7 @@ def main():
             files = sorted(str(p) for p in catalog.glob("*.yaml"))
             megabytes = sum(os.path.getsize(f) for f in files) / 2**20
             runs = args.runs if offers < 1_000_000 else 1  # a million offers: one run each
-            rows = gpuadvisor_rows(args, catalog, files, envs, runs)
+            rows = gpuadvisor_rows(args, catalog, files, envs, empty_first, runs)
             rows += alternative_rows(args, files, runs)
             results.append({"offers": offers, "files": len(files), "megabytes": megabytes,
                             "runs": runs, "rows": rows,
