@@ -149,6 +149,9 @@ def main():
             data = json.load(f)
     except (OSError, ValueError) as e:
         sys.exit(f"doc_tables.py: {args.json}: {e}")
+    if not isinstance(data, dict) or not {"builtin", "results"} <= data.keys():
+        sys.exit(f"doc_tables.py: {args.json}: not a bench/scale.py --json file "
+                 "(no 'builtin' and 'results' keys)")
     sections = [
         (f"Built-in catalog ({data.get('machine', '')})", builtin_table(data["builtin"])),
         ("Synthetic catalogs alone", alone_table(data["results"])),
