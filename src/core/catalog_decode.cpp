@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <iterator>
 #include <set>
 
 namespace gpuadvisor {
@@ -107,7 +108,17 @@ class Decoder {
   public:
     Decoder(const std::string& file, Diagnostics& diagnostics) : m_read(file, diagnostics) {}
 
-    CatalogFragment decode(const YamlNode& root);
+    // The top level, GPUs and provider; false when the file stops there. `instances` is set
+    // to the instance list, if any.
+    bool
+    begin(const YamlNode& root, CatalogFragment& fragment, const std::vector<YamlNode>*& instances);
+    // Instance types [first, last) of the list, appended to `out`.
+    void instances(const std::vector<YamlNode>& list,
+                   std::size_t first,
+                   std::size_t last,
+                   std::vector<InstanceInput>& out);
+    // After every instance type: their ids checked unique, then the discounts.
+    void end(const YamlNode& root, CatalogFragment& fragment);
 
   private:
     std::size_t errors() { return m_read.diagnostics().error_count(); }
@@ -428,18 +439,18 @@ void Decoder::check_unique(const std::vector<std::pair<std::string, SourcePos>>&
     }
 }
 
-CatalogFragment Decoder::decode(const YamlNode& root) {
-    CatalogFragment fragment;
-    fragment.file = m_read.file();
+bool Decoder::begin(const YamlNode& root,
+                    CatalogFragment& fragment,
+                    const std::vector<YamlNode>*& instances) {
     if (root.kind == YamlNode::Kind::null) {
         m_read.diagnostics().error(m_read.pos(root),
                                    "schema-version",
                                    "the file is empty",
                                    "a catalog file starts with 'schema_version: 1'");
-        return fragment;
+        return false;
     }
     if (!m_read.mapping(root, "", "a catalog file", k_top_fields) || !schema_version(root)) {
-        return fragment;
+        return false;
     }
     std::vector<std::pair<std::string, SourcePos>> ids;
     if (const auto* gpus = m_read.list(root, "gpus", "", Need::optional)) {
@@ -454,22 +465,32 @@ CatalogFragment Decoder::decode(const YamlNode& root) {
     if (const YamlNode* provider = m_read.value(root, "provider", "", Need::optional)) {
         fragment.provider = this->provider(*provider);
     }
-    const auto* instances = m_read.list(root, "instances", "", Need::optional);
+    instances = m_read.list(root, "instances", "", Need::optional);
     if (instances != nullptr && !instances->empty() && root.find("provider") == nullptr) {
         m_read.diagnostics().error(m_read.pos(root),
                                    "missing-field",
                                    "the file has instances but no 'provider'",
                                    "add 'provider: {id: aws}' (or the provider they belong to)");
     }
-    ids.clear();
-    if (instances != nullptr) {
-        for (std::size_t i = 0; i < instances->size(); ++i) {
-            const std::string path = entry_path("instances", i, (*instances)[i], "id");
-            if (auto instance = this->instance((*instances)[i], path)) {
-                ids.emplace_back(instance->instance.id, instance->instance.origin);
-                fragment.instances.push_back(std::move(*instance));
-            }
+    return true;
+}
+
+void Decoder::instances(const std::vector<YamlNode>& list,
+                        std::size_t first,
+                        std::size_t last,
+                        std::vector<InstanceInput>& out) {
+    for (std::size_t i = first; i < last; ++i) {
+        if (auto instance = this->instance(list[i], entry_path("instances", i, list[i], "id"))) {
+            out.push_back(std::move(*instance));
         }
+    }
+}
+
+void Decoder::end(const YamlNode& root, CatalogFragment& fragment) {
+    std::vector<std::pair<std::string, SourcePos>> ids;
+    ids.reserve(fragment.instances.size());
+    for (const InstanceInput& input : fragment.instances) {
+        ids.emplace_back(input.instance.id, input.instance.origin);
     }
     check_unique(ids, "instance type");
     ids.clear();
@@ -483,17 +504,57 @@ CatalogFragment Decoder::decode(const YamlNode& root) {
         }
     }
     check_unique(ids, "discount");
-    return fragment;
 }
 
 } // namespace
 
-CatalogFragment decode_catalog(const YamlDocument& document, Diagnostics& diagnostics) {
-    if (!document.root) {
-        return CatalogFragment{document.file, {}, std::nullopt, {}, {}};
+CatalogDecode::CatalogDecode(const YamlDocument& document, Diagnostics& diagnostics)
+    : m_document(document) {
+    m_fragment.file = document.file;
+    if (document.root) {
+        Decoder decoder(document.file, diagnostics);
+        m_began = decoder.begin(*document.root, m_fragment, m_instances);
     }
-    Decoder decoder(document.file, diagnostics);
-    return decoder.decode(*document.root);
+}
+
+std::size_t CatalogDecode::instance_count() const {
+    return m_began && m_instances != nullptr ? m_instances->size() : 0;
+}
+
+std::vector<InstanceInput>
+CatalogDecode::instances(std::size_t first, std::size_t last, Diagnostics& diagnostics) const {
+    std::vector<InstanceInput> run;
+    if (first < last && last <= instance_count()) {
+        run.reserve(last - first);
+        Decoder decoder(m_document.file, diagnostics);
+        decoder.instances(*m_instances, first, last, run);
+    }
+    return run;
+}
+
+CatalogFragment CatalogDecode::finish(std::vector<std::vector<InstanceInput>> runs,
+                                      Diagnostics& diagnostics) {
+    if (!m_began) {
+        return std::move(m_fragment);
+    }
+    std::size_t count = 0;
+    for (const auto& run : runs) {
+        count += run.size();
+    }
+    m_fragment.instances.reserve(count);
+    for (auto& run : runs) {
+        std::move(run.begin(), run.end(), std::back_inserter(m_fragment.instances));
+    }
+    Decoder decoder(m_document.file, diagnostics);
+    decoder.end(*m_document.root, m_fragment);
+    return std::move(m_fragment);
+}
+
+CatalogFragment decode_catalog(const YamlDocument& document, Diagnostics& diagnostics) {
+    CatalogDecode decode(document, diagnostics);
+    std::vector<std::vector<InstanceInput>> runs;
+    runs.push_back(decode.instances(0, decode.instance_count(), diagnostics));
+    return decode.finish(std::move(runs), diagnostics);
 }
 
 } // namespace gpuadvisor

@@ -56,4 +56,30 @@ struct CatalogFragment {
 // Decodes a parsed document. Entries with errors are left out; every error is reported.
 CatalogFragment decode_catalog(const YamlDocument& document, Diagnostics& diagnostics);
 
+// decode_catalog in pieces, so a large file's instance types can be decoded on several
+// threads at once: the constructor decodes the top level, GPUs and provider; instances()
+// decodes a run of the instance list, each run with diagnostics of its own; finish() takes the
+// runs in list order, checks the instance ids are unique and decodes the discounts. With the
+// runs' diagnostics appended in list order between the constructor's and finish()'s, the
+// fragment and the diagnostics are decode_catalog's. The document must outlive the decode.
+class CatalogDecode {
+  public:
+    CatalogDecode(const YamlDocument& document, Diagnostics& diagnostics);
+
+    // The instance types to decode: none when the file has none or stopped at its top level.
+    std::size_t instance_count() const;
+    // Instance types [first, last): safe on several threads at once, each with its own
+    // diagnostics.
+    std::vector<InstanceInput>
+    instances(std::size_t first, std::size_t last, Diagnostics& diagnostics) const;
+    // Once, after every run.
+    CatalogFragment finish(std::vector<std::vector<InstanceInput>> runs, Diagnostics& diagnostics);
+
+  private:
+    const YamlDocument& m_document;
+    CatalogFragment m_fragment;
+    const std::vector<YamlNode>* m_instances = nullptr;
+    bool m_began = false;
+};
+
 } // namespace gpuadvisor

@@ -3,6 +3,7 @@
 #include "catalog_cache.hpp"
 #include "catalog_checks.hpp"
 #include "catalog_decode.hpp"
+#include "catalog_file_loads.hpp"
 #include "helper_thread.hpp"
 #include "yaml_reader.hpp"
 
@@ -49,94 +50,6 @@ void load_text(const std::string& name,
                Diagnostics& diagnostics) {
     const YamlDocument document = parse_yaml(name, text, limits, diagnostics);
     fragments.push_back(decode_catalog(document, diagnostics));
-}
-
-bool clean(const Diagnostics& diagnostics) {
-    return diagnostics.items().empty() && diagnostics.dropped() == 0;
-}
-
-// One file's part of a load: its fragment, from the cache or parsed, and what parsing said.
-struct FileLoad {
-    std::vector<CatalogFragment> fragment; // none, or the file's one
-    Diagnostics diagnostics;
-    bool parsed = false;
-    std::exception_ptr error; // thrown while loading on a helper thread (out of memory)
-};
-
-// The file's fragment from the cache while the file is unchanged, else parsed. A clean file's
-// fragment is kept in the cache, and used while the file is unchanged; a file with any
-// diagnostic is parsed every time, so its report never goes stale. Kept here, on the thread
-// that parsed it, so files are written while others are still parsed.
-void load_file(const FileStamp& file,
-               std::string_view text,
-               const LoadLimits& limits,
-               const FileCache& cache,
-               FileLoad& load) {
-    if (auto cached = cached_fragment(cache, file, limits)) {
-        load.fragment.push_back(std::move(*cached));
-        return;
-    }
-    load.parsed = true;
-    load_text(file.path, text, limits, load.fragment, load.diagnostics);
-    if (clean(load.diagnostics)) {
-        store_fragment(cache, file, limits, load.fragment.front());
-    }
-}
-
-// The i-th file's stamp: its size and hash when the cache is on, else its name alone.
-FileStamp stamp_at(const std::vector<std::string>& files,
-                   const std::vector<FileStamp>& stamps,
-                   std::size_t i) {
-    return stamps.empty() ? FileStamp{files[i]} : stamps[i];
-}
-
-// Below this many bytes in all, the files are read on the calling thread alone.
-constexpr std::size_t k_bytes_for_threads = 256 * 1024;
-constexpr std::size_t k_max_threads = 8;
-
-// Threads to use on `files` totalling `bytes`: one below k_bytes_for_threads, else one per
-// file up to one per core (at most k_max_threads).
-std::size_t threads_for(std::size_t files, std::uintmax_t bytes) {
-    return bytes < k_bytes_for_threads
-               ? 1
-               : std::max<std::size_t>(
-                     1,
-                     std::min<std::size_t>({files,
-                                            std::max(1u, std::thread::hardware_concurrency()),
-                                            k_max_threads}));
-}
-
-// Each file read, its fragment loaded (load_file), on several threads when there is enough to
-// parse: each thread takes the next file not yet taken, and drops its text once loaded (peak
-// memory stays near one copy of the files). Results in file order, as one thread gives them.
-std::vector<FileLoad> load_files(const std::vector<std::string>& files,
-                                 std::vector<std::optional<std::string>>& texts,
-                                 const std::vector<FileStamp>& stamps,
-                                 const LoadLimits& limits,
-                                 const FileCache& cache) {
-    std::vector<FileLoad> loads(files.size());
-    std::size_t bytes = 0;
-    std::size_t to_parse = 0;
-    for (const auto& text : texts) {
-        bytes += text ? text->size() : 0;
-        to_parse += text ? 1U : 0U;
-    }
-    const std::size_t threads = threads_for(to_parse, bytes);
-    std::atomic<std::size_t> next{0};
-    run_on_threads(threads, [&](std::size_t /*thread*/) {
-        for (std::size_t i = next++; i < files.size(); i = next++) {
-            if (!texts[i]) {
-                continue;
-            }
-            try {
-                load_file(stamp_at(files, stamps, i), *texts[i], limits, cache, loads[i]);
-            } catch (...) {
-                loads[i].error = std::current_exception();
-            }
-            texts[i].reset(); // its fragment holds it now
-        }
-    });
-    return loads;
 }
 
 CatalogLoad finish(const Catalog* base,
@@ -279,7 +192,7 @@ CatalogLoad load_through_cache(const Catalog* base_catalog,
         base_catalog, std::move(fragments), std::move(files), std::move(diagnostics), checks);
     load.files_parsed = parsed;
     load.files_cached = cached;
-    if (whole_set && clean(load.diagnostics)) {
+    if (whole_set && no_diagnostics(load.diagnostics)) {
         store_catalog(cache, base, stamps, checks, limits, load.catalog);
     }
     return load;

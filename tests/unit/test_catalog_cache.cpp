@@ -2,11 +2,15 @@
 // corrupt or misplaced entry is never used.
 #include "catalog_binary.hpp"
 #include "catalog_cache.hpp"
+#include "catalog_checks.hpp"
+#include "catalog_decode.hpp"
 #include "content_hash.hpp"
 #include "test_helpers.hpp"
+#include "yaml_reader.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -292,27 +296,49 @@ TEST_CASE("a set with a file gone is read as usual: the error once, the entry un
 
 namespace {
 
-// A provider file of `instances` A100 instance types in two regions; `broken` gives one of
-// them a negative GPU count and another spot above on-demand (an error and a warning).
-std::string provider_file(int provider, int instances, bool broken) {
+// Where a provider file breaks: instance types given a negative GPU count (an error when
+// decoded), spot above on-demand (a warning when merged), or the id of an earlier one (an
+// error once the file's instance types are all decoded).
+struct Breaks {
+    std::vector<int> bad_count;
+    std::vector<int> bad_spot;
+    std::vector<std::pair<int, int>> same_id_as; // (instance type, the earlier one)
+};
+
+bool has(const std::vector<int>& list, int i) {
+    return std::find(list.begin(), list.end(), i) != list.end();
+}
+
+// A provider file of `instances` A100 instance types in two regions.
+std::string provider_file(int provider, int instances, const Breaks& breaks) {
     std::string text = "schema_version: 1\nprovider:\n  id: p" + std::to_string(provider) +
                        "\n  name: P\n  currency: USD\n  source: test\n  as_of: 2025-01-01\n"
                        "  regions:\n    - {id: r1, name: R1, country: US}\n"
                        "    - {id: r2, name: R2, country: DE}\n"
                        "instances:\n";
     for (int i = 0; i < instances; ++i) {
-        const bool bad_count = broken && i == instances / 3;
-        const bool bad_spot = broken && i == instances / 2;
-        text += "  - id: p" + std::to_string(provider) + ".x" + std::to_string(i) +
-                "\n    family: x\n    gpu: A100-40GB\n    gpu_count: " + (bad_count ? "-1" : "8") +
+        int id = i;
+        for (const auto& [instance, earlier] : breaks.same_id_as) {
+            id = instance == i ? earlier : id;
+        }
+        text += "  - id: p" + std::to_string(provider) + ".x" + std::to_string(id) +
+                "\n    family: x\n    gpu: A100-40GB\n    gpu_count: " +
+                (has(breaks.bad_count, i) ? "-1" : "8") +
                 "\n    vcpus: 96\n    memory_gb: 1152\n    network_gbps: 400\n    rdma: true\n"
                 "    nvlink: true\n    regions:\n"
                 "      - {region: r1, on_demand: " +
-                std::to_string(30 + i % 7) + ", spot: " + (bad_spot ? "99" : "12.5") +
+                std::to_string(30 + i % 7) +
+                ", spot: " + (has(breaks.bad_spot, i) ? "99" : "12.5") +
                 "}\n"
                 "      - {region: r2, on_demand: 35.5}\n";
     }
     return text;
+}
+
+// The old two-break file: an error and a warning.
+std::string provider_file(int provider, int instances, bool broken) {
+    return provider_file(
+        provider, instances, broken ? Breaks{{instances / 3}, {instances / 2}, {}} : Breaks{});
 }
 
 } // namespace
@@ -338,4 +364,82 @@ TEST_CASE("large catalog files loaded on several threads give what one thread gi
     require_same(one_thread, f.load(f.cache)); // from it, but for the file with the error
     CHECK(fs::exists(f.entry("p0.yaml")));
     CHECK_FALSE(fs::exists(f.entry("p1.yaml")));
+}
+
+namespace {
+
+// Each file parsed, then decoded whole (decode_catalog) or in pieces (CatalogDecode).
+std::vector<CatalogFragment>
+decoded(const std::vector<NamedText>& texts, std::size_t run, Diagnostics& diagnostics) {
+    std::vector<YamlDocument> documents;
+    for (const NamedText& text : texts) {
+        documents.push_back(parse_yaml(text.name, text.text, LoadLimits{}, diagnostics));
+    }
+    std::vector<CatalogFragment> fragments;
+    for (const YamlDocument& document : documents) {
+        if (run == 0) {
+            fragments.push_back(decode_catalog(document, diagnostics));
+            continue;
+        }
+        CatalogDecode decode(document, diagnostics);
+        std::vector<std::vector<InstanceInput>> runs;
+        for (std::size_t first = 0; first < decode.instance_count(); first += run) {
+            Diagnostics own;
+            runs.push_back(
+                decode.instances(first, std::min(first + run, decode.instance_count()), own));
+            diagnostics.append(own);
+        }
+        fragments.push_back(decode.finish(std::move(runs), diagnostics));
+    }
+    return fragments;
+}
+
+std::vector<NamedText> broken_providers() {
+    return {{"gpus.yaml", test::read_text(test::fixture("catalog/gpus.yaml"))},
+            {"p0.yaml", provider_file(0, 1300, Breaks{{900}, {100}, {}})},
+            {"p1.yaml", provider_file(1, 1300, Breaks{{}, {1290}, {{800, 5}, {801, 6}}})}};
+}
+
+} // namespace
+
+TEST_CASE("a file's instance types decoded in runs give what decoding it whole gives") {
+    const std::vector<NamedText> texts = broken_providers();
+    Diagnostics whole;
+    const std::vector<CatalogFragment> expected = decoded(texts, 0, whole);
+    REQUIRE(whole.error_count() == 3); // a bad count, two second ids; warnings come at merge
+    REQUIRE(expected[1].instances.size() == 1299);
+    for (const std::size_t run : {1u, 7u, 256u, 1299u, 5000u}) {
+        Diagnostics in_runs;
+        const std::vector<CatalogFragment> fragments = decoded(texts, run, in_runs);
+        CHECK(test::describe(in_runs) == test::describe(whole)); // in the same order
+        REQUIRE(fragments.size() == expected.size());
+        for (std::size_t f = 0; f < fragments.size(); ++f) {
+            CHECK(fragments[f].instances.size() == expected[f].instances.size());
+            Diagnostics ignored;
+            CHECK(serialize_catalog(
+                      merge_fragments(nullptr, {fragments[f]}, test::fixed_checks(), ignored)) ==
+                  serialize_catalog(
+                      merge_fragments(nullptr, {expected[f]}, test::fixed_checks(), ignored)));
+        }
+    }
+}
+
+TEST_CASE("one large file is loaded on several threads as one thread loads it") {
+    CacheFixture f;
+    fs::remove(f.file("testcloud.yaml"));
+    fs::remove(f.file("yuncloud.yaml"));
+    const std::vector<NamedText> texts = broken_providers();
+    std::vector<NamedText> on_disk;
+    for (const NamedText& text : texts) {
+        on_disk.push_back({f.file(text.name), text.text});
+        write(on_disk.back().name, text.text);
+    }
+    fs::remove(f.file("p0.yaml")); // gpus.yaml and one large file
+    on_disk.erase(on_disk.begin() + 1);
+    REQUIRE(on_disk[1].text.size() > 256 * 1024);
+    const CatalogLoad one_thread = load_catalog_texts(on_disk, test::fixed_checks());
+    REQUIRE(one_thread.diagnostics.error_count() == 2);
+    require_same(one_thread, f.load(FileCache{}));
+    require_same(one_thread, f.load(f.cache));
+    CHECK_FALSE(fs::exists(f.entry("p1.yaml"))); // it has errors: parsed every time
 }
