@@ -2,12 +2,15 @@
 
 #include "discount_decode.hpp"
 #include "gpuadvisor/spelling.hpp"
+#include "helper_thread.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
+#include <thread>
 
 namespace gpuadvisor {
 
@@ -332,6 +335,83 @@ void seed_from_base(const Catalog& base,
     }
 }
 
+// One instance type with its rows' currency and provenance resolved, its GPU named by its id
+// and checked; nullopt, reported, when its GPU is not known.
+std::optional<InstanceType> merge_instance(PendingInstance& pending,
+                                           const ProviderState& state,
+                                           const Catalog& gpu_index,
+                                           const CheckOptions& options,
+                                           Diagnostics& diagnostics) {
+    InstanceType instance = std::move(pending.input.instance);
+    instance.provenance =
+        resolve(pending.input.provenance, {&pending.file_provenance, &state.provenance});
+    instance.regions.reserve(instance.regions.size() + pending.input.rows.size());
+    for (PriceRowInput& row_input : pending.input.rows) {
+        PriceRow row = std::move(row_input.row);
+        row.currency =
+            row_input.currency.value_or(pending.file_currency.value_or(state.provider.currency));
+        row.provenance =
+            resolve(row_input.provenance,
+                    {&pending.input.provenance, &pending.file_provenance, &state.provenance});
+        instance.regions.push_back(std::move(row));
+    }
+    std::vector<PriceRowInput>().swap(pending.input.rows); // peak memory: one copy of rows
+    if (!resolve_gpu(gpu_index, instance, diagnostics)) {
+        return std::nullopt;
+    }
+    check_instance(
+        instance, state.provider, *gpu_index.find_gpu(instance.gpu), options, diagnostics);
+    return instance;
+}
+
+// Below this many instance types, they are merged on the calling thread alone.
+constexpr std::size_t k_instances_for_threads = 2048;
+
+// Every instance type with a provider merged (merge_instance), in key order: on `threads`
+// threads (0: by size), each merging a contiguous share with diagnostics of its own, appended
+// in share order, so the result and the diagnostics are what one thread gives.
+std::vector<InstanceType>
+merge_instances(std::map<std::pair<std::string, std::string>, PendingInstance>& instances,
+                const std::map<std::string, ProviderState>& providers,
+                const Catalog& gpu_index,
+                const CheckOptions& options,
+                Diagnostics& diagnostics,
+                std::size_t threads) {
+    std::vector<std::pair<PendingInstance*, const ProviderState*>> pending;
+    pending.reserve(instances.size());
+    for (auto& [key, instance] : instances) {
+        if (!key.first.empty()) { // else reported: a file with instances but no provider
+            pending.emplace_back(&instance, &providers.at(key.first));
+        }
+    }
+    if (threads == 0) {
+        threads = pending.size() < k_instances_for_threads
+                      ? 1
+                      : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
+    }
+    std::vector<std::vector<InstanceType>> shares(threads);
+    std::vector<Diagnostics> share_diagnostics(threads);
+    run_on_threads(threads, [&](std::size_t t) {
+        const std::size_t first = pending.size() * t / threads;
+        const std::size_t last = pending.size() * (t + 1) / threads;
+        shares[t].reserve(last - first);
+        for (std::size_t i = first; i < last; ++i) {
+            auto& [instance, state] = pending[i];
+            if (auto merged =
+                    merge_instance(*instance, *state, gpu_index, options, share_diagnostics[t])) {
+                shares[t].push_back(std::move(*merged));
+            }
+        }
+    });
+    std::vector<InstanceType> merged;
+    merged.reserve(pending.size());
+    for (std::size_t t = 0; t < threads; ++t) {
+        diagnostics.append(share_diagnostics[t]);
+        std::move(shares[t].begin(), shares[t].end(), std::back_inserter(merged));
+    }
+    return merged;
+}
+
 // Every discount, later files replacing earlier ones of the same id.
 std::vector<Discount> merge_discounts(const Catalog* base,
                                       std::vector<CatalogFragment>& fragments) {
@@ -359,7 +439,8 @@ std::vector<Discount> merge_discounts(const Catalog* base,
 Catalog merge_fragments(const Catalog* base,
                         std::vector<CatalogFragment> fragments,
                         const CheckOptions& options,
-                        Diagnostics& diagnostics) {
+                        Diagnostics& diagnostics,
+                        std::size_t threads) {
     std::map<std::string, Gpu> gpus_by_id;
     std::map<std::string, ProviderState> providers;
     std::map<std::pair<std::string, std::string>, PendingInstance> instances;
@@ -407,33 +488,8 @@ Catalog merge_fragments(const Catalog* base,
     for (auto& [id, state] : providers) {
         check_provider_complete(state, diagnostics);
     }
-    std::vector<InstanceType> instance_list;
-    for (auto& [key, pending] : instances) {
-        if (key.first.empty()) {
-            continue; // reported: a file with instances but no provider
-        }
-        const ProviderState& state = providers.at(key.first);
-        InstanceType instance = std::move(pending.input.instance);
-        instance.provenance =
-            resolve(pending.input.provenance, {&pending.file_provenance, &state.provenance});
-        instance.regions.reserve(instance.regions.size() + pending.input.rows.size());
-        for (PriceRowInput& row_input : pending.input.rows) {
-            PriceRow row = std::move(row_input.row);
-            row.currency = row_input.currency.value_or(
-                pending.file_currency.value_or(state.provider.currency));
-            row.provenance =
-                resolve(row_input.provenance,
-                        {&pending.input.provenance, &pending.file_provenance, &state.provenance});
-            instance.regions.push_back(std::move(row));
-        }
-        std::vector<PriceRowInput>().swap(pending.input.rows); // peak memory: one copy of rows
-        if (!resolve_gpu(gpu_index, instance, diagnostics)) {
-            continue;
-        }
-        check_instance(
-            instance, state.provider, *gpu_index.find_gpu(instance.gpu), options, diagnostics);
-        instance_list.push_back(std::move(instance));
-    }
+    std::vector<InstanceType> instance_list =
+        merge_instances(instances, providers, gpu_index, options, diagnostics, threads);
     for (auto& [id, state] : providers) {
         provider_list.push_back(std::move(state.provider));
     }

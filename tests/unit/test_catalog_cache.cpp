@@ -424,6 +424,23 @@ TEST_CASE("a file's instance types decoded in runs give what decoding it whole g
     }
 }
 
+TEST_CASE("instance types merged on several threads give what one thread gives") {
+    const std::vector<NamedText> texts = broken_providers();
+    Diagnostics decoding;
+    const std::vector<CatalogFragment> fragments = decoded(texts, 0, decoding);
+    Diagnostics one;
+    const Catalog expected = merge_fragments(nullptr, fragments, test::fixed_checks(), one, 1);
+    REQUIRE(one.warning_count() == 2); // spot above on-demand, in p0 and in p1
+    REQUIRE(expected.instances().size() == 2597);
+    for (const std::size_t threads : {0u, 2u, 3u, 8u}) {
+        Diagnostics several;
+        const Catalog merged =
+            merge_fragments(nullptr, fragments, test::fixed_checks(), several, threads);
+        CHECK(serialize_catalog(merged) == serialize_catalog(expected));
+        CHECK(test::describe(several) == test::describe(one)); // unsorted: in the same order
+    }
+}
+
 TEST_CASE("one large file is loaded on several threads as one thread loads it") {
     CacheFixture f;
     fs::remove(f.file("testcloud.yaml"));
