@@ -317,22 +317,39 @@ std::optional<ProviderInput> Decoder::provider(const YamlNode& node) {
 
 std::optional<PriceRowInput> Decoder::price_row(const YamlNode& node, const std::string& path) {
     const std::size_t before = errors();
-    if (!m_read.mapping(node, path, "a price row", k_row_fields)) {
+    const auto given = m_read.fields_given(node, path, "a price row", k_row_fields);
+    if (!given) {
         return std::nullopt;
     }
+    // Only the fields given are read: a row gives three or four of its twelve.
+    const auto gives = [fields = *given](std::uint64_t bits) {
+        return (fields & bits) != 0;
+    };
+    const auto money = [&](std::string_view key, std::uint64_t bit) {
+        return gives(bit) ? m_read.money(node, key, path) : std::nullopt;
+    };
+    constexpr auto bit = [](std::string_view key) consteval {
+        return bit_of(k_row_fields, key);
+    };
     PriceRowInput input;
     PriceRow& row = input.row;
     row.origin = m_read.pos(node);
     row.region = m_read.id(node, "region", path, Need::required).value_or("");
-    row.on_demand = m_read.money(node, "on_demand", path);
-    row.spot = m_read.money(node, "spot", path);
-    row.reserved_1y = m_read.money(node, "reserved_1y", path);
-    row.reserved_3y = m_read.money(node, "reserved_3y", path);
-    row.subscription_monthly = m_read.money(node, "subscription_monthly", path);
-    row.spot_interruption =
-        m_read.text(node, "spot_interruption", path, Need::optional).value_or("");
-    input.currency = currency(node, path);
-    input.provenance = provenance(node, path, false);
+    row.on_demand = money("on_demand", bit("on_demand"));
+    row.spot = money("spot", bit("spot"));
+    row.reserved_1y = money("reserved_1y", bit("reserved_1y"));
+    row.reserved_3y = money("reserved_3y", bit("reserved_3y"));
+    row.subscription_monthly = money("subscription_monthly", bit("subscription_monthly"));
+    if (gives(bit("spot_interruption"))) {
+        row.spot_interruption =
+            m_read.text(node, "spot_interruption", path, Need::optional).value_or("");
+    }
+    if (gives(bit("currency"))) {
+        input.currency = currency(node, path);
+    }
+    if (gives(bit("source") | bit("as_of") | bit("confidence") | bit("notes"))) {
+        input.provenance = provenance(node, path, false);
+    }
     if (errors() != before) {
         return std::nullopt;
     }
@@ -352,9 +369,16 @@ std::optional<PriceRowInput> Decoder::price_row(const YamlNode& node, const std:
 
 std::optional<InstanceInput> Decoder::instance(const YamlNode& node, const std::string& path) {
     const std::size_t before = errors();
-    if (!m_read.mapping(node, path, "an instance type", k_instance_fields)) {
+    const auto given = m_read.fields_given(node, path, "an instance type", k_instance_fields);
+    if (!given) {
         return std::nullopt;
     }
+    const auto gives = [fields = *given](std::uint64_t bits) {
+        return (fields & bits) != 0;
+    };
+    constexpr auto bit = [](std::string_view key) consteval {
+        return bit_of(k_instance_fields, key);
+    };
     InstanceInput input;
     InstanceType& instance = input.instance;
     instance.origin = m_read.pos(node);
@@ -374,8 +398,10 @@ std::optional<InstanceInput> Decoder::instance(const YamlNode& node, const std::
                                                format_number(instance.gpu_count)),
                                    "only a vGPU slice (below 1) may be fractional");
     }
-    instance.gpu_memory_gb =
-        m_read.number(node, "gpu_memory_gb", path, Need::optional, {0, false, 100000});
+    if (gives(bit("gpu_memory_gb"))) {
+        instance.gpu_memory_gb =
+            m_read.number(node, "gpu_memory_gb", path, Need::optional, {0, false, 100000});
+    }
     instance.vcpus = m_read.whole(node, "vcpus", path, Need::required, {1, true, 4096}).value_or(0);
     instance.memory_gb =
         m_read.number(node, "memory_gb", path, Need::required, {0, false, 100000}).value_or(0);
@@ -383,14 +409,21 @@ std::optional<InstanceInput> Decoder::instance(const YamlNode& node, const std::
         m_read.number(node, "network_gbps", path, Need::required, {0, false, 100000}).value_or(0);
     instance.rdma = m_read.boolean(node, "rdma", path, Need::required).value_or(false);
     instance.nvlink = m_read.boolean(node, "nvlink", path, Need::required).value_or(false);
-    instance.local_storage_gb =
-        m_read.number(node, "local_storage_gb", path, Need::optional, {0, true, 10000000})
-            .value_or(0);
-    input.provenance = provenance(node, path, false);
+    if (gives(bit("local_storage_gb"))) {
+        instance.local_storage_gb =
+            m_read.number(node, "local_storage_gb", path, Need::optional, {0, true, 10000000})
+                .value_or(0);
+    }
+    if (gives(bit("source") | bit("as_of") | bit("confidence") | bit("notes"))) {
+        input.provenance = provenance(node, path, false);
+    }
     std::vector<std::pair<std::string, SourcePos>> regions;
     if (const auto* rows = m_read.list(node, "regions", path, Need::required)) {
+        regions.reserve(rows->size());
+        input.rows.reserve(rows->size());
+        const std::string rows_path = path + ".regions";
         for (std::size_t i = 0; i < rows->size(); ++i) {
-            const std::string row_path = entry_path(path + ".regions", i, (*rows)[i], "region");
+            const std::string row_path = entry_path(rows_path, i, (*rows)[i], "region");
             if (auto row = price_row((*rows)[i], row_path)) {
                 regions.emplace_back(row->row.region, row->row.origin);
                 input.rows.push_back(std::move(*row));

@@ -117,12 +117,23 @@ bool FieldReader::mapping(const YamlNode& node,
                           std::string_view path,
                           std::string_view what,
                           std::span<const std::string_view> fields) {
+    return fields_given(node, path, what, fields).has_value();
+}
+
+std::optional<std::uint64_t> FieldReader::fields_given(const YamlNode& node,
+                                                       std::string_view path,
+                                                       std::string_view what,
+                                                       std::span<const std::string_view> fields) {
     if (node.kind != YamlNode::Kind::mapping) {
         wrong_type(node, path, fmt::format("{} (a mapping of fields)", what));
-        return false;
+        return std::nullopt;
     }
+    std::uint64_t given = 0;
     for (const auto& [key, value] : node.entries) {
-        if (std::find(fields.begin(), fields.end(), std::string_view(key.text)) != fields.end()) {
+        const auto field = std::find(fields.begin(), fields.end(), std::string_view(key.text));
+        if (field != fields.end()) {
+            const auto index = static_cast<std::size_t>(field - fields.begin());
+            given |= index < 64 ? std::uint64_t{1} << index : 0;
             continue;
         }
         const std::vector<std::string> known(fields.begin(), fields.end()); // a typo's rare
@@ -139,7 +150,7 @@ bool FieldReader::mapping(const YamlNode& node,
                         what),
             std::move(hint));
     }
-    return true;
+    return given;
 }
 
 Provenance FieldReader::provenance(const YamlNode& map, std::string_view path) {

@@ -7,6 +7,7 @@
 #include "gpuadvisor/diagnostic.hpp"
 #include "yaml_reader.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -23,6 +24,17 @@ struct Range {
 
 enum class Need { required, optional };
 
+// The bit of `key` among `fields`, as FieldReader::fields_given sets it (a compile error when
+// `key` is not one of them).
+consteval std::uint64_t bit_of(std::span<const std::string_view> fields, std::string_view key) {
+    for (std::size_t i = 0; i < fields.size() && i < 64; ++i) {
+        if (fields[i] == key) {
+            return std::uint64_t{1} << i;
+        }
+    }
+    throw "not one of the fields";
+}
+
 class FieldReader {
   public:
     FieldReader(std::string file, Diagnostics& diagnostics)
@@ -37,6 +49,13 @@ class FieldReader {
                  std::string_view path,
                  std::string_view what,
                  std::span<const std::string_view> fields);
+    // mapping(), giving which of `fields` (at most 64) the node gives, a bit each in their
+    // order (bit_of): so a reader skips the optional fields left out without looking each up.
+    // nullopt when the node is not a mapping.
+    std::optional<std::uint64_t> fields_given(const YamlNode& node,
+                                              std::string_view path,
+                                              std::string_view what,
+                                              std::span<const std::string_view> fields);
     // The list under `key` (absent: empty list and, if required, missing-field).
     const std::vector<YamlNode>*
     list(const YamlNode& map, std::string_view key, std::string_view path, Need need);

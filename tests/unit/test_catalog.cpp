@@ -71,6 +71,46 @@ TEST_CASE("price rows inherit currency and provenance from their instance and pr
     CHECK(format_date(shanghai.provenance.as_of) == "2025-01-01");
 }
 
+TEST_CASE("every optional field of an instance type and a price row is read when given") {
+    const CatalogLoad load = test::load_text(
+        "schema_version: 1\nprovider: {id: testcloud}\ninstances:\n"
+        "  - {id: full.4x, family: full, gpu: A100-40GB, gpu_count: 4, gpu_memory_gb: 160,\n"
+        "     vcpus: 48, memory_gb: 576, network_gbps: 100, rdma: true, nvlink: true,\n"
+        "     local_storage_gb: 3800, source: own quote, as_of: 2025-02-01, confidence: medium,\n"
+        "     notes: negotiated,\n"
+        "     regions: [{region: us-east-1, on_demand: 20, spot: 8, reserved_1y: 14,\n"
+        "                reserved_3y: 10, subscription_monthly: 9000, currency: EUR,\n"
+        "                spot_interruption: '5-10%', source: row quote, as_of: 2025-03-01,\n"
+        "                confidence: low, notes: row note},\n"
+        "               {region: eu-west-1, on_demand: 21}]}\n");
+    REQUIRE(test::describe(load.diagnostics).empty());
+    const InstanceType& full = instance(load.catalog, "full.4x");
+    CHECK(full.gpu_memory_gb == 160);
+    CHECK(full.local_storage_gb == 3800);
+    CHECK(full.provenance.source == "own quote");
+    CHECK(full.provenance.confidence == Confidence::medium);
+    CHECK(full.provenance.notes == "negotiated");
+    REQUIRE(full.regions.size() == 2);
+    const PriceRow& given = full.regions[1]; // sorted: eu-west-1 first
+    CHECK(given.region == "us-east-1");
+    CHECK(given.spot == 8'000'000);
+    CHECK(given.reserved_1y == 14'000'000);
+    CHECK(given.reserved_3y == 10'000'000);
+    CHECK(given.subscription_monthly == 9'000'000'000);
+    CHECK(given.currency == "EUR");
+    CHECK(given.spot_interruption == "5-10%");
+    CHECK(given.provenance.source == "row quote");
+    CHECK(format_date(given.provenance.as_of) == "2025-03-01");
+    CHECK(given.provenance.confidence == Confidence::low);
+    CHECK(given.provenance.notes == "row note");
+    const PriceRow& inherited = full.regions[0];
+    CHECK(inherited.currency == "USD");
+    CHECK(inherited.spot_interruption.empty());
+    CHECK(inherited.provenance.source == "own quote");
+    CHECK(format_date(inherited.provenance.as_of) == "2025-02-01");
+    CHECK(inherited.provenance.notes.empty()); // notes are not inherited
+}
+
 TEST_CASE("an overlay replaces an instance whole and updates its provider's fields") {
     const auto load = test::load_text(R"(schema_version: 1
 provider:
