@@ -62,7 +62,7 @@ AssumptionsLoad load_assumptions_document(const YamlDocument& document, Diagnost
     std::map<std::string, Assumption, std::less<>> values;
     if (all != nullptr && all->kind == YamlNode::Kind::mapping) {
         for (const auto& [key, node] : all->entries) {
-            const std::string path = "assumptions." + key.text;
+            const std::string path = "assumptions." + std::string(key.text);
             if (!read.mapping(node, path, "an assumption", k_fields)) {
                 continue;
             }

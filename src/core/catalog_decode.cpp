@@ -110,10 +110,11 @@ class Decoder {
 
     // The top level, GPUs and provider; false when the file stops there. `instances` is set
     // to the instance list, if any.
-    bool
-    begin(const YamlNode& root, CatalogFragment& fragment, const std::vector<YamlNode>*& instances);
+    bool begin(const YamlNode& root,
+               CatalogFragment& fragment,
+               const std::span<const YamlNode>*& instances);
     // Instance types [first, last) of the list, appended to `out`.
-    void instances(const std::vector<YamlNode>& list,
+    void instances(std::span<const YamlNode> list,
                    std::size_t first,
                    std::size_t last,
                    std::vector<InstanceInput>& out);
@@ -156,7 +157,8 @@ bool Decoder::schema_version(const YamlNode& root) {
             m_read.pos(*version),
             "schema-version",
             fmt::format("schema_version {} is not supported",
-                        version->is_scalar() ? "'" + version->text + "'" : "(not a number)"),
+                        version->is_scalar() ? "'" + std::string(version->text) + "'"
+                                             : "(not a number)"),
             "this gpuadvisor reads schema_version 1; a newer file needs a newer gpuadvisor");
         return false;
     }
@@ -212,7 +214,7 @@ std::optional<GpuInput> Decoder::gpu(const YamlNode& node, const std::string& pa
     if (const auto* aliases = m_read.list(node, "aliases", path, Need::optional)) {
         for (const YamlNode& alias : *aliases) {
             if (alias.is_scalar() && m_read.is_valid_id(alias.text)) {
-                gpu.aliases.push_back(alias.text);
+                gpu.aliases.emplace_back(alias.text);
             } else {
                 m_read.diagnostics().error(m_read.pos(alias),
                                            "bad-value",
@@ -474,7 +476,7 @@ void Decoder::check_unique(const std::vector<std::pair<std::string, SourcePos>>&
 
 bool Decoder::begin(const YamlNode& root,
                     CatalogFragment& fragment,
-                    const std::vector<YamlNode>*& instances) {
+                    const std::span<const YamlNode>*& instances) {
     if (root.kind == YamlNode::Kind::null) {
         m_read.diagnostics().error(m_read.pos(root),
                                    "schema-version",
@@ -508,7 +510,7 @@ bool Decoder::begin(const YamlNode& root,
     return true;
 }
 
-void Decoder::instances(const std::vector<YamlNode>& list,
+void Decoder::instances(std::span<const YamlNode> list,
                         std::size_t first,
                         std::size_t last,
                         std::vector<InstanceInput>& out) {

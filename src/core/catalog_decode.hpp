@@ -78,7 +78,7 @@ class CatalogDecode {
   private:
     const YamlDocument& m_document;
     CatalogFragment m_fragment;
-    const std::vector<YamlNode>* m_instances = nullptr;
+    const std::span<const YamlNode>* m_instances = nullptr;
     bool m_began = false;
 };
 

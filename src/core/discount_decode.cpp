@@ -120,7 +120,7 @@ decode_discount(FieldReader& read, const YamlNode& node, const std::string& path
     discount.instance = read.id(node, "instance", path, Need::optional).value_or("");
     read_plans(read, node, path, discount);
     read_items(read, node, "regions", path, [&](const YamlNode& item) {
-        discount.regions.push_back(item.text);
+        discount.regions.emplace_back(item.text);
     });
     const auto percent = read.number(node, "percent", path, Need::required, {0, false, 99.9999});
     discount.expires = read.date(node, "expires", path, Need::optional);

@@ -72,7 +72,7 @@ decode_model(FieldReader& read, const YamlNode& node, const std::string& path) {
     if (const auto* aliases = read.list(node, "aliases", path, Need::optional)) {
         for (const YamlNode& alias : *aliases) {
             if (alias.is_scalar() && read.is_valid_id(alias.text)) {
-                model.aliases.push_back(alias.text);
+                model.aliases.emplace_back(alias.text);
             } else {
                 read.diagnostics().error(read.pos(alias),
                                          "bad-value",

@@ -86,7 +86,7 @@ std::vector<EstimateRule> read_rules(FieldReader& read, const YamlNode& root) {
         read.date(node, "as_of", path, Need::required);
         if (const auto* providers = read.list(node, "providers", path, Need::required)) {
             for (const YamlNode& provider : *providers) {
-                rule.providers.push_back(provider.text);
+                rule.providers.emplace_back(provider.text);
             }
         }
         if (kind == "typical") { // maxima and alternatives are documented, never used to estimate

@@ -112,7 +112,7 @@ bool RuleDecoder::value_into(const FieldInfo& field,
               fmt::format("{} is a yes/no field", field.name));
         return false;
     case FieldType::text:
-        out.texts.push_back(node.text);
+        out.texts.emplace_back(node.text);
         return true;
     }
     return false;
@@ -150,7 +150,7 @@ RuleDecoder::comparison(const FieldInfo& field, const YamlNode& value, const std
         return std::nullopt;
     }
     c.op = op->second;
-    const std::string where = path + "." + key.text;
+    const std::string where = path + "." + std::string(key.text);
     const bool ordered = c.op != Condition::Op::equals && c.op != Condition::Op::in;
     if (c.op != Condition::Op::equals && field.type == FieldType::boolean) {
         error(key,
@@ -202,7 +202,7 @@ std::optional<Condition> RuleDecoder::compound(const YamlNode& key,
     c.op = key.text == "all"   ? Condition::Op::all
            : key.text == "any" ? Condition::Op::any
                                : Condition::Op::none;
-    const std::string where = path + "." + key.text;
+    const std::string where = path + "." + std::string(key.text);
     if (key.text == "not") {
         auto child = condition(value, where, scope);
         if (!child) {
@@ -249,7 +249,7 @@ RuleDecoder::condition(const YamlNode& node, const std::string& path, FieldScope
                     "move it to 'require', 'prefer' or 'candidate'");
                 return std::nullopt;
             }
-            part = comparison(*field, value, path + "." + key.text);
+            part = comparison(*field, value, path + "." + std::string(key.text));
         } else {
             error(key,
                   "unknown-field",

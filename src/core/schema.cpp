@@ -56,7 +56,8 @@ std::string describe(const YamlNode& node) {
         return "null";
     case YamlNode::Kind::scalar:
         return fmt::format("'{}'",
-                           node.text.size() > 40 ? node.text.substr(0, 40) + "..." : node.text);
+                           node.text.size() > 40 ? std::string(node.text.substr(0, 40)) + "..."
+                                                 : std::string(node.text));
     case YamlNode::Kind::sequence:
         return "a list";
     case YamlNode::Kind::mapping:
@@ -74,7 +75,7 @@ std::string range_text(const Range& range) {
 
 // Why a scalar that should be a number is not one, as a hint.
 std::string number_hint(const YamlNode& node) {
-    const std::string& text = node.text;
+    const std::string_view text = node.text;
     if (!node.plain) {
         return "remove the quotes: numbers are written plain";
     }
@@ -141,14 +142,15 @@ std::optional<std::uint64_t> FieldReader::fields_given(const YamlNode& node,
         if (hint.empty()) {
             hint = fmt::format("the fields of {} are: {}", what, fmt::join(fields, ", "));
         }
-        m_diagnostics.error(
-            pos(key),
-            "unknown-field",
-            fmt::format("{}: '{}' is not a field of {}",
-                        path.empty() ? "(top)" : path,
-                        key.text.size() > 64 ? key.text.substr(0, 64) + "..." : key.text,
-                        what),
-            std::move(hint));
+        m_diagnostics.error(pos(key),
+                            "unknown-field",
+                            fmt::format("{}: '{}' is not a field of {}",
+                                        path.empty() ? "(top)" : path,
+                                        key.text.size() > 64
+                                            ? std::string(key.text.substr(0, 64)) + "..."
+                                            : std::string(key.text),
+                                        what),
+                            std::move(hint));
     }
     return given;
 }
@@ -205,7 +207,7 @@ const YamlNode* FieldReader::scalar(const YamlNode& map,
     return node;
 }
 
-const std::vector<YamlNode>*
+const std::span<const YamlNode>*
 FieldReader::list(const YamlNode& map, std::string_view key, std::string_view path, Need need) {
     const YamlNode* node = value(map, key, path, need);
     if (node == nullptr) {
@@ -347,7 +349,7 @@ FieldReader::text(const YamlNode& map, std::string_view key, std::string_view pa
                               : "remove it (an escape such as \\x07 in a quoted string)");
         return std::nullopt;
     }
-    return node->text;
+    return std::string(node->text);
 }
 
 bool FieldReader::is_valid_id(std::string_view text) const {
@@ -382,7 +384,7 @@ FieldReader::id(const YamlNode& map, std::string_view key, std::string_view path
             "ids are 1-128 characters from A-Z a-z 0-9 . _ - + /");
         return std::nullopt;
     }
-    return node->text;
+    return std::string(node->text);
 }
 
 std::optional<std::string> FieldReader::one_of(const YamlNode& map,
@@ -395,7 +397,7 @@ std::optional<std::string> FieldReader::one_of(const YamlNode& map,
         return std::nullopt;
     }
     if (std::find(allowed.begin(), allowed.end(), std::string_view(node->text)) != allowed.end()) {
-        return node->text;
+        return std::string(node->text);
     }
     std::string hint = did_you_mean(
         nearest_names(node->text, std::vector<std::string>(allowed.begin(), allowed.end())));

@@ -57,7 +57,7 @@ class FieldReader {
                                               std::string_view what,
                                               std::span<const std::string_view> fields);
     // The list under `key` (absent: empty list and, if required, missing-field).
-    const std::vector<YamlNode>*
+    const std::span<const YamlNode>*
     list(const YamlNode& map, std::string_view key, std::string_view path, Need need);
 
     std::optional<double> number(

@@ -106,9 +106,9 @@ TcoLoad load_tco_document(const YamlDocument& document, Diagnostics diagnostics)
     const YamlNode* defaults = read.value(root, "defaults", "", Need::required);
     if (defaults != nullptr && defaults->kind == YamlNode::Kind::mapping) {
         for (const auto& [key, node] : defaults->entries) {
-            const std::string path = "defaults." + key.text;
+            const std::string path = "defaults." + std::string(key.text);
             if (read.mapping(node, path, "a default", k_default_fields)) {
-                load.data.defaults[key.text] = {
+                load.data.defaults[std::string(key.text)] = {
                     read.number(node, "value", path, Need::required, {0, true, 1e9}).value_or(0),
                     read.text(node, "unit", path, Need::required).value_or(""),
                     read.text(node, "source", path, Need::required).value_or("")};

@@ -6,6 +6,7 @@
 #include <yaml-cpp/mark.h>
 #include <yaml-cpp/parser.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <sstream>
@@ -25,8 +26,9 @@ const YamlNode* YamlNode::find(std::string_view key) const {
 
 bool YamlNode::operator==(const YamlNode& other) const {
     return kind == other.kind && line == other.line && column == other.column &&
-           plain == other.plain && text == other.text && items == other.items &&
-           entries == other.entries;
+           plain == other.plain && text == other.text &&
+           std::equal(items.begin(), items.end(), other.items.begin(), other.items.end()) &&
+           std::equal(entries.begin(), entries.end(), other.entries.begin(), other.entries.end());
 }
 
 std::string_view to_string(YamlNode::Kind kind) {
@@ -221,8 +223,11 @@ struct Refusal {
 
 class TreeBuilder final : public YAML::EventHandler {
   public:
-    TreeBuilder(std::string file, std::string_view text, const LoadLimits& limits)
-        : m_file(std::move(file)), m_text(text), m_limits(limits) {}
+    TreeBuilder(std::string file,
+                std::string_view text,
+                const LoadLimits& limits,
+                YamlStorage& storage)
+        : m_file(std::move(file)), m_text(text), m_limits(limits), m_storage(storage) {}
 
     std::optional<YamlNode> take_root() { return std::move(m_root); }
     int documents() const { return m_documents; }
@@ -278,7 +283,7 @@ class TreeBuilder final : public YAML::EventHandler {
         }
         YamlNode node = make(mark, YamlNode::Kind::scalar);
         node.plain = tag == "?";
-        node.text = value;
+        node.text = m_storage.keep(value);
         complete(std::move(node));
     }
     void OnSequenceStart(const YAML::Mark& mark,
@@ -302,8 +307,10 @@ class TreeBuilder final : public YAML::EventHandler {
   private:
     struct Frame {
         YamlNode node;
+        std::vector<YamlNode> items; // kept in the storage once the collection ends
+        std::vector<YamlEntry> entries;
         std::optional<YamlNode> pending_key;
-        std::unordered_set<std::string> keys; // filled once a mapping grows past a few keys
+        std::unordered_set<std::string_view> keys; // filled once a mapping grows past a few
     };
 
     [[noreturn]] void
@@ -385,12 +392,14 @@ class TreeBuilder final : public YAML::EventHandler {
                    fmt::format("nesting deeper than {} levels", m_limits.max_depth),
                    "");
         }
-        m_stack.push_back(Frame{make(mark, kind), std::nullopt, {}});
+        m_stack.push_back(Frame{make(mark, kind), {}, {}, std::nullopt, {}});
     }
     void close() {
         Frame frame = std::move(m_stack.back());
         m_stack.pop_back();
-        complete(std::move(frame.node));
+        frame.node.items = m_storage.keep(std::span<const YamlNode>(frame.items));
+        frame.node.entries = m_storage.keep(std::span<const YamlEntry>(frame.entries));
+        complete(frame.node);
     }
     void add_key(Frame& frame, YamlNode key) {
         const YAML::Mark mark = to_mark(key);
@@ -407,7 +416,7 @@ class TreeBuilder final : public YAML::EventHandler {
                    "write the fields out in full");
         }
         const YamlNode* earlier = nullptr;
-        auto& entries = frame.node.entries;
+        const auto& entries = frame.entries;
         if (entries.size() < 8) {
             for (const auto& [k, v] : entries) {
                 if (k.text == key.text) {
@@ -435,8 +444,7 @@ class TreeBuilder final : public YAML::EventHandler {
         }
         frame.pending_key = std::move(key);
     }
-    static const YamlNode& find_key(const std::vector<YamlEntry>& entries,
-                                    const std::string& text) {
+    static const YamlNode& find_key(const std::vector<YamlEntry>& entries, std::string_view text) {
         for (const auto& [k, v] : entries) {
             if (k.text == text) {
                 return k;
@@ -457,11 +465,11 @@ class TreeBuilder final : public YAML::EventHandler {
         }
         Frame& parent = m_stack.back();
         if (parent.node.kind == YamlNode::Kind::sequence) {
-            parent.node.items.push_back(std::move(node));
+            parent.items.push_back(node);
         } else if (!parent.pending_key) {
-            add_key(parent, std::move(node));
+            add_key(parent, node);
         } else {
-            parent.node.entries.push_back({std::move(*parent.pending_key), std::move(node)});
+            parent.entries.push_back({*parent.pending_key, node});
             parent.pending_key.reset();
         }
     }
@@ -469,6 +477,7 @@ class TreeBuilder final : public YAML::EventHandler {
     std::string m_file;
     std::string_view m_text;
     const LoadLimits& m_limits;
+    YamlStorage& m_storage;
     std::vector<Frame> m_stack;
     std::optional<YamlNode> m_root;
     std::size_t m_nodes = 0;
@@ -496,8 +505,12 @@ YamlDocument read_yaml(std::string file,
     if (!body) {
         return {std::move(file), std::nullopt};
     }
-    if (std::optional<YamlNode> root = subset ? parse_yaml_subset(*body, limits) : std::nullopt) {
-        return {std::move(file), std::move(root)};
+    if (subset) {
+        auto storage = std::make_shared<YamlStorage>();
+        const std::string_view kept = storage->keep(*body); // the scalars' texts point into it
+        if (std::optional<YamlNode> root = parse_yaml_subset(kept, limits, *storage)) {
+            return {std::move(file), root, std::move(storage)};
+        }
     }
     return parse_body_events(std::move(file), *body, limits, diagnostics);
 }
@@ -524,9 +537,9 @@ YamlDocument parse_body_events(std::string file,
                                std::string_view body,
                                const LoadLimits& limits,
                                Diagnostics& diagnostics) {
-    YamlDocument document{file, std::nullopt};
+    YamlDocument document{file, std::nullopt, std::make_shared<YamlStorage>()};
     std::istringstream stream{std::string(body)};
-    TreeBuilder builder(file, body, limits);
+    TreeBuilder builder(file, body, limits, *document.storage);
     try {
         YAML::Parser parser(stream);
         if (!parser.HandleNextDocument(builder)) {

@@ -6,11 +6,13 @@
 #include "gpuadvisor/catalog_io.hpp"
 #include "gpuadvisor/diagnostic.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -20,24 +22,26 @@ namespace gpuadvisor {
 
 struct YamlEntry;
 
+// A node of a parsed document: a few words that point into the document's YamlStorage (its
+// texts and lists), so a tree of millions of nodes is made without an allocation each and
+// dropped at once. Valid while the storage is.
 struct YamlNode {
-    enum class Kind { null, scalar, sequence, mapping };
+    enum class Kind : std::uint8_t { null, scalar, sequence, mapping };
 
     Kind kind = Kind::null;
+    bool plain = true;      // scalar written without quotes or block style
     std::uint32_t line = 0; // 1-based
     std::uint32_t column = 0;
-    bool plain = true;              // scalar written without quotes or block style
-    std::string text;               // scalar value
-    std::vector<YamlNode> items;    // sequence items
-    std::vector<YamlEntry> entries; // mapping key -> value, in file order
+    std::string_view text;              // scalar value
+    std::span<const YamlNode> items;    // sequence items
+    std::span<const YamlEntry> entries; // mapping key -> value, in file order
 
     const YamlNode* find(std::string_view key) const;
     bool is_scalar() const { return kind == Kind::scalar; }
-    bool operator==(const YamlNode& other) const;
+    bool operator==(const YamlNode& other) const; // the trees, compared deep
 };
 
-// A mapping's entry (a struct, not std::pair: std::pair needs complete types, so a
-// vector of pairs of YamlNode inside YamlNode does not compile with clang).
+// A mapping's entry (a struct, not std::pair: std::pair needs complete types).
 struct YamlEntry {
     YamlNode key;
     YamlNode value;
@@ -46,9 +50,58 @@ struct YamlEntry {
 
 std::string_view to_string(YamlNode::Kind kind);
 
+// What a document's nodes point into: copies of their texts and lists, kept in blocks that
+// never move while the storage lives.
+class YamlStorage {
+  public:
+    std::string_view keep(std::string_view text) { return as_text(m_chars.keep(text)); }
+    std::span<const YamlNode> keep(std::span<const YamlNode> items) { return m_nodes.keep(items); }
+    std::span<const YamlEntry> keep(std::span<const YamlEntry> entries) {
+        return m_entries.keep(entries);
+    }
+
+  private:
+    template <class T, std::size_t BlockSize> class Blocks {
+      public:
+        std::span<const T> keep(std::span<const T> from) {
+            if (from.empty()) {
+                return {};
+            }
+            if (from.size() > BlockSize / 4) { // a block of its own: no room wasted
+                m_blocks.push_back(std::make_unique_for_overwrite<T[]>(from.size()));
+                std::copy(from.begin(), from.end(), m_blocks.back().get());
+                return {m_blocks.back().get(), from.size()};
+            }
+            if (from.size() > m_room) {
+                m_blocks.push_back(std::make_unique_for_overwrite<T[]>(BlockSize));
+                m_next = m_blocks.back().get();
+                m_room = BlockSize;
+            }
+            T* kept = m_next;
+            std::copy(from.begin(), from.end(), kept);
+            m_next += from.size();
+            m_room -= from.size();
+            return {kept, from.size()};
+        }
+
+      private:
+        std::vector<std::unique_ptr<T[]>> m_blocks;
+        T* m_next = nullptr;
+        std::size_t m_room = 0;
+    };
+    static std::string_view as_text(std::span<const char> chars) {
+        return {chars.data(), chars.size()};
+    }
+
+    Blocks<char, 64 * 1024> m_chars;
+    Blocks<YamlNode, 4096> m_nodes;
+    Blocks<YamlEntry, 2048> m_entries;
+};
+
 struct YamlDocument {
     std::string file;
-    std::optional<YamlNode> root; // nullopt when the file could not be read
+    std::optional<YamlNode> root;         // nullopt when the file could not be read
+    std::shared_ptr<YamlStorage> storage; // what root points into
 };
 
 // Reads a file block by block after the checks (it exists, is a regular file, is within the
@@ -81,7 +134,9 @@ YamlDocument parse_yaml_events(std::string file,
 // The tree yaml-cpp's event parser gives for `body` (text past parse_yaml's byte checks:
 // valid UTF-8, no byte order mark), when the text is in the plain subset (yaml_subset.cpp);
 // nullopt when it is not, or might hold an error. Never throws.
-std::optional<YamlNode> parse_yaml_subset(std::string_view body, const LoadLimits& limits);
+// Its texts point into `body` (which must live as long as the tree), its lists into `storage`.
+std::optional<YamlNode>
+parse_yaml_subset(std::string_view body, const LoadLimits& limits, YamlStorage& storage);
 
 // Whether the eight bytes from `i` (i + 8 <= text.size()) are all printable ASCII (0x20 to
 // 0x7E): tested a word at a time, so the byte checks pass over most of a file eight bytes a

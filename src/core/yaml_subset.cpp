@@ -38,8 +38,8 @@ constexpr std::array<bool, 256> k_in_plain = [] {
 
 class SubsetReader {
   public:
-    SubsetReader(std::string_view text, const LoadLimits& limits)
-        : m_text(text), m_limits(limits) {}
+    SubsetReader(std::string_view text, const LoadLimits& limits, YamlStorage& storage)
+        : m_text(text), m_limits(limits), m_storage(storage) {}
 
     std::optional<YamlNode> read() {
         try {
@@ -115,12 +115,11 @@ class SubsetReader {
         }
         return make_at(m_i, kind);
     }
-    // A collection's entries or items, gathered, moved into a vector made at their size once
-    // (pushed into it, it would grow by doubling, moving each and allocating again and again).
-    template <class T> static void take(std::vector<T>& gathered, std::vector<T>& into) {
-        into.reserve(gathered.size());
-        std::move(gathered.begin(), gathered.end(), std::back_inserter(into));
+    // A collection's entries or items, gathered, copied into the storage at their size once.
+    template <class T> std::span<const T> take(std::vector<T>& gathered) {
+        const std::span<const T> kept = m_storage.keep(std::span<const T>(gathered));
         gathered.clear(); // its room kept for the next collection at this depth
+        return kept;
     }
     void skip_spaces() {
         while (at(m_i) == ' ') {
@@ -179,7 +178,7 @@ class SubsetReader {
     YamlNode block_mapping(long indent) {
         YamlNode mapping = open(YamlNode::Kind::mapping);
         const std::size_t depth = m_depth;
-        std::unordered_set<std::string> keys;
+        std::unordered_set<std::string_view> keys;
         do {
             YamlNode key = block_key();
             add_key(depth, key, keys);
@@ -189,7 +188,7 @@ class SubsetReader {
                 outside(); // a list at the key's indentation: yaml-cpp's rules differ
             }
         } while (m_next_indent == indent);
-        take(m_entries_at[depth], mapping.entries);
+        mapping.entries = take(m_entries_at[depth]);
         end_collection(indent);
         return mapping;
     }
@@ -211,7 +210,7 @@ class SubsetReader {
                 m_items_at[depth].push_back(std::move(item));
             }
         } while (m_next_indent == indent && sequence_entry());
-        take(m_items_at[depth], sequence.items);
+        sequence.items = take(m_items_at[depth]);
         end_collection(indent);
         return sequence;
     }
@@ -277,7 +276,8 @@ class SubsetReader {
     // Refuses a key yaml-cpp's path refuses or might: not a plain name, a merge key, a key
     // given twice (the entries so far of the mapping open at `depth`; `keys`: their keys,
     // filled once it grows large).
-    void add_key(std::size_t depth, const YamlNode& key, std::unordered_set<std::string>& keys) {
+    void
+    add_key(std::size_t depth, const YamlNode& key, std::unordered_set<std::string_view>& keys) {
         if (key.kind != YamlNode::Kind::scalar || (key.plain && key.text == "<<") ||
             key.text.size() > 1024) {
             outside();
@@ -301,13 +301,13 @@ class SubsetReader {
         }
     }
 
-    YamlNode scalar(std::size_t pos, std::string text, bool is_plain) {
+    YamlNode scalar(std::size_t pos, std::string_view text, bool is_plain) {
         if (text.size() > m_limits.max_scalar_bytes) {
             outside();
         }
         YamlNode node = make_at(pos, YamlNode::Kind::scalar);
         node.plain = is_plain;
-        node.text = std::move(text);
+        node.text = text;
         return node;
     }
 
@@ -315,7 +315,8 @@ class SubsetReader {
     YamlNode quoted() {
         const char quote = at(m_i);
         const std::size_t start = m_i;
-        std::string text;
+        std::string text; // when a '' is met: the text so far, unescaped
+        bool escaped = false;
         for (std::size_t i = start + 1;; ++i) {
             const char c = at(i);
             if (c == '\n' || c == '\0' || (c == '\\' && quote == '"')) {
@@ -323,15 +324,24 @@ class SubsetReader {
             }
             if (c == quote) {
                 if (quote == '\'' && at(i + 1) == '\'') {
+                    if (!escaped) {
+                        text.assign(m_text.substr(start + 1, i - start - 1));
+                        escaped = true;
+                    }
                     text += '\'';
                     ++i;
                     continue;
                 }
-                YamlNode node = scalar(start, std::move(text), false);
+                YamlNode node =
+                    scalar(start,
+                           escaped ? m_storage.keep(text) : m_text.substr(start + 1, i - start - 1),
+                           false);
                 m_i = i + 1;
                 return node;
             }
-            text += c;
+            if (escaped) {
+                text += c;
+            }
         }
     }
 
@@ -381,18 +391,18 @@ class SubsetReader {
         if (end == start || (key ? at(i) != ':' || i != end : at(i) == ':')) {
             outside(); // "a: b: c", "a : b", or a key that never gets its ':'
         }
-        std::string text(m_text.substr(start, end - start));
+        const std::string_view text = m_text.substr(start, end - start);
         m_i = end;
         // A null to yaml-cpp ("~", "null" and the like: four bytes at most, starting '~', 'n' or
         // 'N'), asked of yaml-cpp only for text that might be one: the call costs 270
         // instructions, a tenth of reading a catalog.
-        if (maybe_null(text) && YAML::IsNullString(text)) {
+        if (maybe_null(text) && YAML::IsNullString(std::string(text))) {
             if (key) {
                 outside();
             }
             return make_at(start, YamlNode::Kind::null);
         }
-        return scalar(start, std::move(text), true);
+        return scalar(start, text, true);
     }
 
     static bool is_flow_end(char c) { return c == ',' || c == ']' || c == '}'; }
@@ -451,7 +461,7 @@ class SubsetReader {
     YamlNode flow_mapping() {
         YamlNode mapping = open(YamlNode::Kind::mapping);
         const std::size_t depth = m_depth;
-        std::unordered_set<std::string> keys;
+        std::unordered_set<std::string_view> keys;
         for (bool closed = flow_start('}'); !closed;) {
             YamlNode key = at(m_i) == '"' || at(m_i) == '\'' ? quoted() : plain(true);
             if (at(m_i) != ':' || at(m_i + 1) != ' ') {
@@ -463,7 +473,7 @@ class SubsetReader {
             m_entries_at[depth].push_back({std::move(key), std::move(value)});
             closed = flow_next('}');
         }
-        take(m_entries_at[depth], mapping.entries);
+        mapping.entries = take(m_entries_at[depth]);
         flow_end();
         return mapping;
     }
@@ -476,13 +486,14 @@ class SubsetReader {
             m_items_at[depth].push_back(std::move(item));
             closed = flow_next(']');
         }
-        take(m_items_at[depth], sequence.items);
+        sequence.items = take(m_items_at[depth]);
         flow_end();
         return sequence;
     }
 
     std::string_view m_text;
     const LoadLimits& m_limits;
+    YamlStorage& m_storage;
     std::size_t m_i = 0;
     std::size_t m_line_start = 0;
     std::uint32_t m_line = 0;
@@ -497,8 +508,9 @@ class SubsetReader {
 
 } // namespace
 
-std::optional<YamlNode> parse_yaml_subset(std::string_view body, const LoadLimits& limits) {
-    return SubsetReader(body, limits).read();
+std::optional<YamlNode>
+parse_yaml_subset(std::string_view body, const LoadLimits& limits, YamlStorage& storage) {
+    return SubsetReader(body, limits, storage).read();
 }
 
 } // namespace gpuadvisor

@@ -2,6 +2,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <vector>
 
 namespace gpuadvisor {
 
@@ -40,7 +42,7 @@ void put(std::string& out, const YamlNode& node) {
 
 class TreeReader {
   public:
-    explicit TreeReader(std::string_view bytes) : m_rest(bytes) {}
+    TreeReader(std::string_view bytes, YamlStorage& storage) : m_rest(bytes), m_storage(storage) {}
     bool done() const { return m_ok && m_rest.empty(); }
 
     bool take(std::uint32_t& value) {
@@ -52,11 +54,16 @@ class TreeReader {
         return true;
     }
     bool take(std::string& text) {
+        std::string_view kept;
+        text.assign(take(kept) ? kept : std::string_view());
+        return m_ok;
+    }
+    bool take(std::string_view& text) { // a view of the bytes read
         std::uint32_t size = 0;
         if (!take(size) || m_rest.size() < size) {
             return m_ok = false;
         }
-        text.assign(m_rest.substr(0, size));
+        text = m_rest.substr(0, size);
         m_rest.remove_prefix(size);
         return true;
     }
@@ -70,27 +77,32 @@ class TreeReader {
         m_rest.remove_prefix(2);
         std::uint32_t items = 0;
         std::uint32_t entries = 0;
-        if (!take(node.line) || !take(node.column) || !take(node.text) || !take(items) ||
+        std::string_view text;
+        if (!take(node.line) || !take(node.column) || !take(text) || !take(items) ||
             items > m_rest.size()) {
             return m_ok = false;
         }
-        node.items.resize(items);
-        for (YamlNode& item : node.items) {
+        node.text = m_storage.keep(text);
+        std::vector<YamlNode> item_nodes(items);
+        for (YamlNode& item : item_nodes) {
             take(item, depth + 1);
         }
+        node.items = m_storage.keep(std::span<const YamlNode>(item_nodes));
         if (!take(entries) || entries > m_rest.size()) {
             return m_ok = false;
         }
-        node.entries.resize(entries);
-        for (YamlEntry& entry : node.entries) {
+        std::vector<YamlEntry> entry_nodes(entries);
+        for (YamlEntry& entry : entry_nodes) {
             take(entry.key, depth + 1);
             take(entry.value, depth + 1);
         }
+        node.entries = m_storage.keep(std::span<const YamlEntry>(entry_nodes));
         return m_ok;
     }
 
   private:
     std::string_view m_rest;
+    YamlStorage& m_storage;
     bool m_ok = true;
 };
 
@@ -110,8 +122,9 @@ std::optional<YamlDocument> deserialize_document(std::string_view bytes) {
     if (!bytes.starts_with(k_magic) || bytes.size() < k_magic.size() + 5) {
         return std::nullopt;
     }
-    TreeReader reader(bytes.substr(k_magic.size()));
     YamlDocument document;
+    document.storage = std::make_shared<YamlStorage>();
+    TreeReader reader(bytes.substr(k_magic.size()), *document.storage);
     if (!reader.take(document.file)) {
         return std::nullopt;
     }

@@ -39,7 +39,7 @@ std::optional<double> number(const YamlNode& run, std::string_view key) {
 
 std::string text(const YamlNode& run, std::string_view key) {
     const YamlNode* node = run.find(key);
-    return node != nullptr && node->is_scalar() ? node->text : "";
+    return node != nullptr && node->is_scalar() ? std::string(node->text) : std::string();
 }
 
 std::vector<Run> load_runs() {

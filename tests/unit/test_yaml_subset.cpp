@@ -15,9 +15,26 @@ using namespace gpuadvisor;
 
 namespace {
 
-std::optional<YamlNode> events_tree(const std::string& text, const LoadLimits& limits = {}) {
+// A tree with the storage it points into.
+struct Tree {
+    std::shared_ptr<YamlStorage> storage = std::make_shared<YamlStorage>();
+    std::optional<YamlNode> root;
+
+    bool operator==(const Tree& other) const { return root == other.root; }
+    explicit operator bool() const { return root.has_value(); }
+};
+
+Tree events_tree(const std::string& text, const LoadLimits& limits = {}) {
     Diagnostics diagnostics;
-    return parse_yaml_events("t.yaml", text, limits, diagnostics).root;
+    YamlDocument document = parse_yaml_events("t.yaml", text, limits, diagnostics);
+    return {document.storage, document.root};
+}
+
+// The subset's tree: its texts point into `text`.
+Tree subset_tree(const std::string& text, const LoadLimits& limits = {}) {
+    Tree tree;
+    tree.root = parse_yaml_subset(text, limits, *tree.storage);
+    return tree;
 }
 
 std::string file_text(const std::filesystem::path& path) {
@@ -103,9 +120,9 @@ TEST_CASE("yaml subset: every YAML file gpuadvisor ships is read in the subset a
         }
         INFO(entry.path().string());
         const std::string text = file_text(entry.path());
-        const std::optional<YamlNode> subset = parse_yaml_subset(text, LoadLimits{});
+        const Tree subset = subset_tree(text);
         REQUIRE(subset);
-        CHECK(*subset == events_tree(text));
+        CHECK(subset == events_tree(text));
         ++files;
     }
     CHECK(files >= 10);
@@ -126,8 +143,8 @@ TEST_CASE("yaml subset: the text it accepts is read as yaml-cpp reads it") {
     };
     for (const std::string& text : texts) {
         INFO(text);
-        const std::optional<YamlNode> events = events_tree(text);
-        const std::optional<YamlNode> subset = parse_yaml_subset(text, LoadLimits{});
+        const Tree events = events_tree(text);
+        const Tree subset = subset_tree(text);
         REQUIRE(subset);
         CHECK(subset == events);
     }
@@ -164,7 +181,7 @@ TEST_CASE("yaml subset: what it does not read goes to yaml-cpp, with yaml-cpp's 
                                             "k: a: b\n"};
     for (const std::string& text : texts) {
         INFO(text);
-        CHECK_FALSE(parse_yaml_subset(text, LoadLimits{}));
+        CHECK_FALSE(subset_tree(text));
         Diagnostics both;
         Diagnostics events_only;
         const YamlDocument read = parse_yaml("t.yaml", text, LoadLimits{}, both);
@@ -180,8 +197,8 @@ TEST_CASE("yaml subset: the limits on values, nesting and length are yaml-cpp's"
     limits.max_nodes = 9;
     limits.max_depth = 3;
     limits.max_scalar_bytes = 3;
-    CHECK(parse_yaml_subset(text, limits) == events_tree(text, limits));
-    CHECK(parse_yaml_subset(text, limits));
+    CHECK(subset_tree(text, limits) == events_tree(text, limits));
+    CHECK(subset_tree(text, limits));
     LoadLimits fewer = limits;
     fewer.max_nodes = 8;
     LoadLimits shallower = limits;
@@ -189,7 +206,7 @@ TEST_CASE("yaml subset: the limits on values, nesting and length are yaml-cpp's"
     LoadLimits shorter = limits;
     shorter.max_scalar_bytes = 2;
     for (const LoadLimits& tighter : {fewer, shallower, shorter}) {
-        CHECK_FALSE(parse_yaml_subset(text, tighter));
+        CHECK_FALSE(subset_tree(text, tighter));
         CHECK_FALSE(events_tree(text, tighter)); // refused there, with its diagnostic
     }
 }
@@ -200,7 +217,7 @@ TEST_CASE("yaml subset: generated texts it accepts are yaml-cpp's trees") {
     const std::size_t texts = 600;
     for (std::size_t i = 0; i < texts; ++i) {
         const std::string text = generated_text(random);
-        const std::optional<YamlNode> subset = parse_yaml_subset(text, LoadLimits{});
+        const Tree subset = subset_tree(text);
         if (subset) {
             INFO(text);
             CHECK(subset == events_tree(text));
