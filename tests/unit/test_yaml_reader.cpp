@@ -176,3 +176,28 @@ TEST_CASE("loading works on a thread with a 256 KiB stack") {
     CHECK(result.find("error[limit]") != std::string::npos);
     CHECK(result.find("catalog failed") == std::string::npos);
 }
+
+TEST_CASE("a parsed tree outlives the text it was read from, and its copies share it") {
+    // Read by the subset reader (flow, quotes with '' inside) and by yaml-cpp (a block
+    // scalar): the texts either point into the document's storage or were copied there.
+    for (const std::string_view source : {"a: {b: 'it''s', c: [x, \"y z\"]}\nd: plain\n",
+                                          "a: {b: 'it''s', c: [x, \"y z\"]}\nd: |\n  plain\n"}) {
+        INFO(source);
+        std::optional<YamlDocument> copy;
+        {
+            auto text = std::make_unique<std::string>(source);
+            Diagnostics diagnostics;
+            const YamlDocument document = parse_yaml("t.yaml", *text, LoadLimits{}, diagnostics);
+            REQUIRE(diagnostics.items().empty());
+            text.reset(); // the bytes read are gone
+            copy = document;
+        } // and so is the document the copy was made from
+        REQUIRE(copy->root);
+        const YamlNode& a = *copy->root->find("a");
+        CHECK(a.find("b")->text == "it's");
+        REQUIRE(a.find("c")->items.size() == 2);
+        CHECK(a.find("c")->items[1].text == "y z");
+        CHECK(a.find("c")->items[1].plain == false);
+        CHECK(copy->root->find("d")->text.starts_with("plain"));
+    }
+}
