@@ -503,7 +503,7 @@ YamlDocument read_yaml(std::string file,
                        bool subset) {
     const auto body = check_bytes(file, text, diagnostics);
     if (!body) {
-        return {std::move(file), std::nullopt};
+        return {std::move(file), std::nullopt, nullptr};
     }
     if (subset) {
         auto storage = std::make_shared<YamlStorage>();
