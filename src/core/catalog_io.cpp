@@ -12,7 +12,6 @@
 #include <exception>
 #include <filesystem>
 #include <system_error>
-#include <thread>
 
 namespace gpuadvisor {
 
