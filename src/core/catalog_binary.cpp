@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <cstring>
 #include <system_error>
-#include <thread>
 #include <type_traits>
 #include <unordered_map>
 
@@ -298,8 +297,7 @@ bool read_instances(Reader& reader, std::vector<InstanceType>& instances) {
             decoded[c] = part.ok() && part.at_end() ? 1 : 0;
         }
     };
-    const std::size_t threads = std::min<std::size_t>(
-        {chunks.size(), std::max(1u, std::thread::hardware_concurrency()), 8});
+    const std::size_t threads = threads_for_shares(chunks.size());
     run_on_threads(threads, [&decode, threads](std::size_t t) { decode(t, threads); });
     return std::all_of(decoded.begin(), decoded.end(), [](char ok) { return ok == 1; });
 }

@@ -10,7 +10,6 @@
 #include <cmath>
 #include <iterator>
 #include <map>
-#include <thread>
 
 namespace gpuadvisor {
 
@@ -385,9 +384,7 @@ merge_instances(std::map<std::pair<std::string, std::string>, PendingInstance>& 
         }
     }
     if (threads == 0) {
-        threads = pending.size() < k_instances_for_threads
-                      ? 1
-                      : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
+        threads = pending.size() < k_instances_for_threads ? 1 : threads_for_shares(pending.size());
     }
     std::vector<std::vector<InstanceType>> shares(threads);
     std::vector<Diagnostics> share_diagnostics(threads);

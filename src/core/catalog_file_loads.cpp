@@ -8,7 +8,6 @@
 #include <deque>
 #include <memory>
 #include <mutex>
-#include <thread>
 
 namespace gpuadvisor {
 
@@ -18,14 +17,7 @@ bool no_diagnostics(const Diagnostics& diagnostics) {
 
 std::size_t threads_for(std::size_t files, std::uintmax_t bytes) {
     constexpr std::uintmax_t k_bytes_for_threads = 256 * 1024;
-    constexpr std::size_t k_max_threads = 8;
-    return bytes < k_bytes_for_threads
-               ? 1
-               : std::max<std::size_t>(
-                     1,
-                     std::min<std::size_t>({files,
-                                            std::max(1u, std::thread::hardware_concurrency()),
-                                            k_max_threads}));
+    return bytes < k_bytes_for_threads ? 1 : threads_for_shares(files);
 }
 
 namespace {

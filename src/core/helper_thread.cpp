@@ -1,15 +1,15 @@
 #include "helper_thread.hpp"
 
+#include <algorithm>
 #include <exception>
 #include <system_error>
+#include <thread>
 #include <vector>
 
 #if defined(__linux__) && defined(__GLIBC__)
 #include <pthread.h>
 #include <sched.h>
 #define GPUADVISOR_PLACE_THREADS 1
-#else
-#include <thread>
 #endif
 
 namespace gpuadvisor {
@@ -90,6 +90,14 @@ HelperThread::HelperThread(HelperThread&& other) noexcept = default;
 
 HelperThread::~HelperThread() {
     join();
+}
+
+std::size_t threads_for_shares(std::size_t shares) {
+    constexpr std::size_t k_max_threads = 8;
+    return std::clamp<std::size_t>(
+        std::min<std::size_t>({shares, std::thread::hardware_concurrency(), k_max_threads}),
+        1,
+        k_max_threads);
 }
 
 void run_on_threads(std::size_t threads, const std::function<void(std::size_t)>& work) {

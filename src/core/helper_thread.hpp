@@ -34,6 +34,10 @@ class HelperThread {
     std::unique_ptr<State> m_state;
 };
 
+// Threads worth starting for `shares` pieces of work that may run at once: one per core, at
+// most 8, at most `shares`, and at least 1.
+std::size_t threads_for_shares(std::size_t shares);
+
 // Runs work(0) ... work(threads - 1) at once: work(0) on the calling thread, the others on
 // helper threads, or on the calling thread too when no more threads can be started. Returns
 // when all have ended; then rethrows what the first of them (by index) threw, if any.

@@ -10,7 +10,6 @@
 #include <exception>
 #include <string_view>
 #include <system_error>
-#include <thread>
 #include <tuple>
 #include <unordered_map>
 
@@ -20,7 +19,6 @@ namespace {
 
 // Below this many offers a second thread costs more than it saves.
 constexpr std::size_t k_offers_per_thread = 20'000;
-constexpr std::size_t k_max_threads = 8;
 // Pieces of the catalog per thread, each taken by whichever thread is free next: a thread that
 // runs slower (its CPU busy with other work, as on a shared machine) takes fewer.
 constexpr std::size_t k_pieces_per_thread = 4;
@@ -144,15 +142,10 @@ const CountChoice& SizingMemo::counts(const Kind& kind,
 
 void Planner::pass_over_offers() {
     const std::vector<InstanceType>& instances = m_in.catalog->instances();
-    std::size_t offers = 0;
-    for (const InstanceType& instance : instances) {
-        offers += instance.regions.size();
-    }
+    const std::size_t offers = m_in.catalog->offer_count();
     std::size_t threads = m_c.threads;
     if (threads == 0) {
-        threads = std::min<std::size_t>({std::max(1u, std::thread::hardware_concurrency()),
-                                         k_max_threads,
-                                         std::max<std::size_t>(1, offers / k_offers_per_thread)});
+        threads = threads_for_shares(offers / k_offers_per_thread);
     }
     threads = std::clamp<std::size_t>(threads, 1, std::max<std::size_t>(1, instances.size()));
     if (threads == 1 || offers == 0) {

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <stdexcept>
 #include <string>
@@ -74,4 +75,12 @@ TEST_CASE("run_on_threads: what a share throws is rethrown on the caller once al
         }
     }));
     CHECK(ran);
+}
+
+TEST_CASE("threads for shares: one per core, at most 8, at most one per share, never none") {
+    const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+    CHECK(threads_for_shares(0) == 1);
+    CHECK(threads_for_shares(1) == 1);
+    CHECK(threads_for_shares(2) == std::min<std::size_t>(2, cores));
+    CHECK(threads_for_shares(1000) == std::min<std::size_t>(8, cores));
 }
