@@ -572,13 +572,18 @@ CatalogFragment CatalogDecode::finish(std::vector<std::vector<InstanceInput>> ru
     if (!m_began) {
         return std::move(m_fragment);
     }
+    // The first run taken whole (a file decoded in one piece has no other), the others moved
+    // in after it.
     std::size_t count = 0;
     for (const auto& run : runs) {
         count += run.size();
     }
+    if (!runs.empty()) {
+        m_fragment.instances = std::move(runs.front());
+    }
     m_fragment.instances.reserve(count);
-    for (auto& run : runs) {
-        std::move(run.begin(), run.end(), std::back_inserter(m_fragment.instances));
+    for (std::size_t r = 1; r < runs.size(); ++r) {
+        std::move(runs[r].begin(), runs[r].end(), std::back_inserter(m_fragment.instances));
     }
     Decoder decoder(m_document.file, diagnostics);
     decoder.end(*m_document.root, m_fragment);
