@@ -124,7 +124,7 @@ void FileLoader::load(std::size_t i) {
         m_loads[i].error = std::current_exception();
         m_parsed[i].reset();
     }
-    m_texts[i].reset(); // its fragment holds it now
+    m_texts[i].reset(); // on a cache hit or an error; a parse drops it as soon as it has parsed
     const ParsedFile* parsed = m_parsed[i].get();
     {
         std::lock_guard lock(m_mutex);
