@@ -22,6 +22,13 @@ double ms_since(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
+// The diagnostics as the CLI words them (file:line:column: error[code]: field: message).
+void print(const gpuadvisor::Diagnostics& diagnostics) {
+    for (const gpuadvisor::Diagnostic& diagnostic : diagnostics.items()) {
+        std::fprintf(stderr, "%s\n", gpuadvisor::format_diagnostic(diagnostic).c_str());
+    }
+}
+
 double median(std::vector<double> values) {
     std::sort(values.begin(), values.end());
     return values[values.size() / 2];
@@ -38,7 +45,7 @@ int main(int argc, char** argv) {
     Diagnostics reading;
     const auto text = read_file_capped(argv[1], LoadLimits{}, reading);
     if (!text) {
-        std::fprintf(stderr, "%s: cannot be read\n", argv[1]);
+        print(reading);
         return 1;
     }
     constexpr int k_runs = 15;
@@ -56,7 +63,11 @@ int main(int argc, char** argv) {
         document.reset();
         free.push_back(ms_since(start));
         if (diagnostics.error_count() > 0 || fragment.instances.empty()) {
-            std::fprintf(stderr, "%s: not a clean catalog file on its own\n", argv[1]);
+            print(diagnostics);
+            std::fprintf(stderr,
+                         "%s: not a catalog file with instance types that decodes clean on its "
+                         "own\n",
+                         argv[1]);
             return 1;
         }
     }
