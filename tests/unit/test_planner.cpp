@@ -768,6 +768,49 @@ TEST_CASE("planner: listed or not, a late row's plans are counted once when a la
     }
 }
 
+TEST_CASE("planner: of rows in two currencies equal in total once converted, the first is "
+          "shown, listed or not") {
+    // Options kept by pricing (kept_rows) are compared once converted; where two rows in two
+    // currencies convert to the same total, the group shows the first row (rows are
+    // in region order), as the per-option path (listed) does. Two yuan are a dollar here,
+    // exactly; the yuan are in the first region, then in the second.
+    const FxTable two_yuan({FxRate{"CNY", 2.0, {}}});
+    for (const bool yuan_first : {true, false}) {
+        const auto row = [](const char* region, bool yuan) {
+            return yuan ? fmt::format("{{region: {}, currency: CNY, on_demand: 20, spot: 9}}",
+                                      region)
+                        : fmt::format("{{region: {}, on_demand: 10, spot: 4.5}}", region);
+        };
+        const CatalogLoad load =
+            with_big_8x({row("eu-west-1", yuan_first), row("us-east-1", !yuan_first)});
+        INFO(test::describe(load.diagnostics));
+        REQUIRE_FALSE(load.diagnostics.has_errors());
+        std::string unlisted;
+        for (const bool listed : {false, true}) {
+            INFO("yuan first " << yuan_first << " listed " << listed);
+            Setup s{workload_of(training_7b(1e10)), {}, {}, {}};
+            s.constraints.list_rejections = listed;
+            s.constraints.interruptible = true;
+            s.constraints.gpus = {"A100-40GB"};
+            s.constraints.top = 100;
+            PlanResult result = run_on(s, load.catalog, two_yuan);
+            REQUIRE(result.recommendations.size() >= 2);
+            for (const Candidate& c : result.recommendations) {
+                INFO(c.count << " " << c.pricing);
+                CHECK(c.row->region == "eu-west-1");
+                REQUIRE(c.also_in.size() == 1);
+                CHECK(c.also_in.front().second == c.total_micros);
+            }
+            if (!listed) {
+                unlisted = dump(result);
+            } else {
+                result.rejected.clear();
+                CHECK(dump(result) == unlisted);
+            }
+        }
+    }
+}
+
 TEST_CASE("planner: a total below converts_below converts") {
     for (const double from : {1e-9, 1e-3, 0.5, 1.0, 7.2, 1.6e4, 1e9}) {
         for (const double to : {1e-9, 1.0, 7.2, 1.6e4, 1e9}) {
