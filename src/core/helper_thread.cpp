@@ -94,10 +94,9 @@ HelperThread::~HelperThread() {
 
 std::size_t threads_for_shares(std::size_t shares) {
     constexpr std::size_t k_max_threads = 8;
-    return std::clamp<std::size_t>(
-        std::min<std::size_t>({shares, std::thread::hardware_concurrency(), k_max_threads}),
-        1,
-        k_max_threads);
+    // (hardware_concurrency is 0 when it cannot tell)
+    return std::max<std::size_t>(
+        1, std::min<std::size_t>({shares, std::thread::hardware_concurrency(), k_max_threads}));
 }
 
 void run_on_threads(std::size_t threads, const std::function<void(std::size_t)>& work) {
