@@ -308,9 +308,9 @@ def print_growth(results):
 
 
 # "The planner's own work is a small share of the total", checked as: the plan stage is shorter
-# than the catalog stage (the answer takes about the time it takes to read the catalog), and
+# than the catalog stage (reading the catalog, not planning, is most of an answer's time), and
 # at most this many times the least work an exact planner must do on the same catalog
-# (bench/planner_floor.cpp); measured 2.2-3.1x. docs/performance.md gives the reasons.
+# (bench/planner_floor.cpp); measured 1.6-3.1x. docs/performance.md gives the reasons.
 PLANNER_FLOOR_LIMIT = 3.5
 
 
