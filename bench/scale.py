@@ -255,6 +255,12 @@ def builtin_rows(args, env, runs):
     return rows
 
 
+def gpuadvisor_row(rows, command, cache, setups=("alone",)):
+    """The gpuadvisor row of this command and cache in one of these setups, or None."""
+    return next((r for r in rows if r["tool"] == "gpuadvisor" and r["command"] == command
+                 and r["cache"] == cache and r["setup"] in setups), None)
+
+
 def print_targets(builtin, results):
     """Prints each of issue 7's targets as met or MISS; returns how many were missed."""
     print("\ntargets (issue 7), synthetic catalog alone:")
@@ -266,8 +272,7 @@ def print_targets(builtin, results):
             rows = next((r["rows"] for r in results if r["offers"] == offers), None)
             if rows is None:
                 continue  # size not measured in this run
-        row = next((r for r in rows if r["command"] == command and r["cache"] == cache
-                    and r["setup"] in ("alone", "built-in")), None)
+        row = gpuadvisor_row(rows, command, cache, ("alone", "built-in"))
         if row is None:
             continue
         ok = row["ms"] <= limit_ms and (limit_mb is None or row["rss_mb"] <= limit_mb)
@@ -294,9 +299,7 @@ def print_growth(results):
     for small in sizes[100_000]:
         if small["tool"] != "gpuadvisor" or small["setup"] != "alone" or small["cache"] != "warm":
             continue
-        large = next((r for r in sizes[1_000_000] if r["tool"] == small["tool"] and
-                      r["setup"] == small["setup"] and r["command"] == small["command"] and
-                      r["cache"] == small["cache"]), None)
+        large = gpuadvisor_row(sizes[1_000_000], small["command"], "warm")
         if large is None:
             continue
         growth = large["ms"] / small["ms"]
@@ -377,10 +380,8 @@ def print_ratios(results):
     print("\nratios (alternative time / gpuadvisor time, synthetic catalog alone):")
     for size in results:
         rows = size["rows"]
-        pick = lambda command, cache: next(  # noqa: E731
-            r for r in rows if r["tool"] == "gpuadvisor" and r["setup"] == "alone"
-            and r["command"] == command and r["cache"] == cache)
-        listing_warm, listing_off = pick(LIST_NAME, "warm"), pick(LIST_NAME, "off")
+        listing_warm = gpuadvisor_row(rows, LIST_NAME, "warm")
+        listing_off = gpuadvisor_row(rows, LIST_NAME, "off")
         for alt in (r for r in rows if r["tool"] != "gpuadvisor"):
             print(f"  {size['offers']:>9} offers: {alt['tool']:<24} {alt['ms']:>9.1f} ms = "
                   f"{alt['ms'] / listing_warm['ms']:6.1f}x gpuadvisor list (cache warm, "
