@@ -31,6 +31,12 @@ class FxTable {
     // The same between two rates already found (find): for many conversions of one pair.
     static std::optional<std::int64_t>
     convert(std::int64_t micros, const FxRate& from, const FxRate& to);
+    // Why convert gives nullopt for `what` (a figure's name: "the total"): a currency with no
+    // rate, or an amount beyond what micro-units hold once converted. Empty when it converts.
+    std::string conversion_error(std::string_view what,
+                                 std::int64_t micros,
+                                 std::string_view from,
+                                 std::string_view to) const;
     // "1 USD = 7.1884 CNY (Federal Reserve H.10, 2025-06-30)"
     std::string describe(std::string_view from, std::string_view to) const;
     std::vector<std::string> currencies() const;

@@ -40,11 +40,13 @@ struct Candidate {
     const Gpu* gpu = nullptr;
     int count = 1;
     double total_gpus = 0;
-    std::string pricing;                      // a plan's flag name, or "mix" (the parts say which)
-    Quote quote;                              // in the row's currency
-    std::int64_t total_micros = 0;            // in the constraints' currency
-    std::int64_t list_total_micros = 0;       // the same before negotiated discounts
-    std::int64_t per_hour_micros = 0;         // the whole configuration, per running hour
+    std::string pricing;                // a plan's flag name, or "mix" (the parts say which)
+    Quote quote;                        // in the row's currency
+    std::int64_t total_micros = 0;      // in the constraints' currency
+    std::int64_t list_total_micros = 0; // the same before negotiated discounts
+    // The whole configuration per running hour, in the constraints' currency (nullopt: beyond
+    // what gpuadvisor can count).
+    std::optional<std::int64_t> per_hour_micros;
     std::shared_ptr<const Estimate> estimate; // shared by the configuration's regions and plans
     std::optional<double> hours;              // finite work: wall time, spot overhead included
     double score = 0;                         // the weights of the prefer rules it matches

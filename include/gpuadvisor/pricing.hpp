@@ -17,6 +17,8 @@
 
 namespace gpuadvisor {
 
+class FxTable;
+
 inline constexpr double k_hours_per_month = 730; // 8760 / 12
 inline constexpr double k_hours_per_year = 8760;
 
@@ -151,6 +153,19 @@ struct QuoteResult {
     std::string error;      // why not: a plan not sold there, and no rule allowed to estimate it
     bool too_large = false; // the usage gives a total beyond what money arithmetic holds
 };
+
+// What a part, or a whole quote, costs per hour the configuration runs, from the exact rates:
+// rate x billed quantity / running hours, summed, rounded once to the micro-unit (not worked
+// back from rounded totals); at_list: at the list rates. nullopt when nothing runs or it does
+// not fit.
+std::optional<std::int64_t>
+per_running_hour(const PricedPart& part, double running_hours, bool at_list = false);
+std::optional<std::int64_t> per_running_hour(const Quote& quote, bool at_list = false);
+
+// The quote with every amount (rates, parts, totals) in `to` at fx's rates. When one does not
+// convert: no quote, an error naming the figure and why (no rate; too_large when it does not
+// fit), never a made-up amount.
+QuoteResult convert_quote(const Quote& quote, const FxTable& fx, std::string_view to);
 
 // Prices `usage` of one offer under `mix` (each tier of a profile with a baseline under the
 // same mix).

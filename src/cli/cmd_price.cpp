@@ -98,6 +98,16 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
         o.months > 0 ? o.months * k_hours_per_month : (o.hours > 0 ? o.hours : k_hours_per_month);
     usage.utilization = o.utilization;
     usage.baseline = o.baseline;
+    if (usage.used_instance_hours() < 0.001) { // else billed at the resolution: see pricing.md
+        return fail("price",
+                    "usage",
+                    fmt::format("the usage is {:.3g} instance-hours, under the 0.001 "
+                                "instance-hours costs are counted in",
+                                usage.used_instance_hours()),
+                    "raise --hours, --utilization or --count",
+                    k_exit_usage,
+                    io);
+    }
     const SpotModel spot = spot_model(o);
     const bool auto_mix = mix->empty();
     const bool uses_spot = auto_mix ? o.interruptible_share > 0
@@ -151,7 +161,16 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
         }
         report.regions.push_back({&row, std::move(quote), std::move(baseline)});
     }
-    sort_regions(report, builtin_fx());
+    sort_regions(report, builtin_fx()); // by the prices as listed, converted to USD
+    if (!currency.empty()) { // then every figure shown in --currency, or the region says why not
+        for (RegionQuote& region : report.regions) {
+            for (QuoteResult* result : {&region.result, &region.all_on_demand}) {
+                if (result->quote) {
+                    *result = convert_quote(*result->quote, builtin_fx(), currency);
+                }
+            }
+        }
+    }
     if (!o.region.empty()) {
         const auto chosen =
             std::find_if(report.regions.begin(), report.regions.end(), [&](const RegionQuote& r) {
@@ -174,16 +193,19 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
         report.chosen = first_priced(report);
     }
     if (report.chosen == nullptr || !report.chosen->result.quote) {
-        const QuoteResult* failed = report.chosen != nullptr ? &report.chosen->result
-                                    : report.regions.empty() ? nullptr
-                                                             : &report.regions.front().result;
+        // (first_priced gives the first region when none is priced: null only without regions)
+        const QuoteResult* failed = report.chosen != nullptr ? &report.chosen->result : nullptr;
         if (failed != nullptr && failed->too_large) {
-            return fail("price",
-                        "usage",
-                        failed->error,
-                        "lower --count, --hours or --months",
-                        k_exit_usage,
-                        io);
+            return fail(
+                "price",
+                "usage",
+                fmt::format(
+                    "{} in {}: {}", instance->id, report.chosen->row->region, failed->error),
+                currency.empty() ? "lower --count, --hours or --months"
+                                 : "lower --count, --hours or --months, or choose "
+                                   "another --currency",
+                k_exit_usage,
+                io);
         }
         const std::string why = failed != nullptr
                                     ? failed->error

@@ -170,8 +170,11 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
             quote.quote
                 ? builtin_fx().convert(quote.quote->total_micros, quote.quote->currency, "USD")
                 : std::nullopt;
-        if (!usd) {
-            why = quote.error.empty() ? why : quote.error;
+        if (!usd) { // not sold there, or no rate to USD to compare it by
+            why = !quote.quote
+                      ? (quote.error.empty() ? why : quote.error)
+                      : builtin_fx().conversion_error(
+                            "the total", quote.quote->total_micros, quote.quote->currency, "USD");
             continue;
         }
         if (row == nullptr || *usd < best_usd) {
@@ -218,7 +221,8 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
         return fail("tco",
                     result.too_large ? "usage" : "no-price",
                     result.error,
-                    "",
+                    result.too_large ? "lower --count or --years, or choose another --currency"
+                                     : "",
                     result.too_large ? k_exit_usage : k_exit_negative,
                     io);
     }

@@ -16,20 +16,13 @@ namespace gpuadvisor::cli {
 
 namespace {
 
-// Micros in the report's currency (or the quote's own when none is asked for).
-std::int64_t
-shown(std::int64_t micros, const std::string& from, const PriceReport& report, const FxTable& fx) {
-    return report.currency.empty() ? micros : fx.convert(micros, from, report.currency).value_or(0);
-}
-
-std::string shown_currency(const std::string& own, const PriceReport& report) {
-    return report.currency.empty() ? own : report.currency;
-}
-
-Json money_json(std::int64_t total, double hours, const std::string& currency) {
+// A money object: the currency, per running hour from the exact rates, the total.
+Json money_json(std::int64_t total,
+                std::optional<std::int64_t> per_hour,
+                const std::string& currency) {
     Json json;
     json["currency"] = currency;
-    json["per_hour"] = hours > 0 ? money_units(total) / hours : 0.0;
+    json["per_hour"] = per_hour ? Json(money_units(*per_hour)) : Json(nullptr);
     json["total"] = money_units(total);
     return json;
 }
@@ -62,15 +55,10 @@ Json discount_json(const Discount* discount) {
              "{}:{}:{}", discount->origin.file, discount->origin.line, discount->origin.column)}};
 }
 
-Json part_json(const PricedPart& part,
-               const Quote& quote,
-               const PriceReport& report,
-               const FxTable& fx) {
-    const std::string currency = shown_currency(quote.currency, report);
+Json part_json(const PricedPart& part, const Quote& quote) {
     const bool monthly = part.plan == Plan::subscription_monthly;
-    Json rate{{"currency", currency}};
-    rate[monthly ? "per_month" : "per_hour"] =
-        money_units(shown(part.rate.micros, quote.currency, report, fx));
+    Json rate{{"currency", quote.currency}};
+    rate[monthly ? "per_month" : "per_hour"] = money_units(part.rate.micros);
     return {{"tier", part.tier.empty() ? Json(nullptr) : Json(part.tier)},
             {"plan", plan_flag_name(part.plan)},
             {"share", part.share},
@@ -83,15 +71,14 @@ Json part_json(const PricedPart& part,
             {monthly ? "billed_instance_months" : "billed_instance_hours", part.billed_quantity},
             {"basis", part.basis},
             {"cost",
-             money_json(shown(part.total_micros, quote.currency, report, fx),
-                        quote.running_hours,
-                        currency)},
-            {"list_total", money_units(shown(part.list_total_micros, quote.currency, report, fx))}};
+             money_json(
+                 part.total_micros, per_running_hour(part, quote.running_hours), quote.currency)},
+            {"list_total", money_units(part.list_total_micros)}};
 }
 
 Json report_json(const PriceReport& report, const FxTable& fx) {
     const Quote& quote = *report.chosen->result.quote;
-    const std::string currency = shown_currency(quote.currency, report);
+    const std::string currency = quote.currency;
     Json document = json_document("price");
     document["instance"] = {{"provider", report.instance->provider},
                             {"id", report.instance->id},
@@ -106,26 +93,21 @@ Json report_json(const PriceReport& report, const FxTable& fx) {
                          {"baseline", report.usage.baseline}};
     document["parts"] = Json::array();
     for (const PricedPart& part : quote.parts) {
-        document["parts"].push_back(part_json(part, quote, report, fx));
+        document["parts"].push_back(part_json(part, quote));
     }
-    document["cost"] = money_json(
-        shown(quote.total_micros, quote.currency, report, fx), quote.running_hours, currency);
-    document["list_cost"] = money_json(
-        shown(quote.list_total_micros, quote.currency, report, fx), quote.running_hours, currency);
-    document["discount_saving"] = money_units(
-        shown(quote.list_total_micros - quote.total_micros, quote.currency, report, fx));
+    document["cost"] = money_json(quote.total_micros, per_running_hour(quote), currency);
+    document["list_cost"] =
+        money_json(quote.list_total_micros, per_running_hour(quote, true), currency);
+    document["discount_saving"] = money_units(quote.list_total_micros - quote.total_micros);
     const auto release = auto_release_what_if(quote, report.usage, report.auto_release);
     document["auto_release"] =
         release ? Json{{"utilization_threshold", report.auto_release.utilization_threshold},
                        {"idle_minutes", report.auto_release.idle_minutes},
                        {"idle_stretches_per_day", report.auto_release.idle_stretches_per_day},
                        {"idle_stretches", release->idle_stretches},
-                       {"always_on_total",
-                        money_units(shown(release->always_on_micros, quote.currency, report, fx))},
-                       {"with_release_total",
-                        money_units(shown(release->released_micros, quote.currency, report, fx))},
-                       {"saving",
-                        money_units(shown(release->saving_micros, quote.currency, report, fx))},
+                       {"always_on_total", money_units(release->always_on_micros)},
+                       {"with_release_total", money_units(release->released_micros)},
+                       {"saving", money_units(release->saving_micros)},
                        {"source", report.auto_release.source}}
                 : Json(nullptr);
     document["break_even_utilization"] = {
@@ -141,9 +123,7 @@ Json report_json(const PriceReport& report, const FxTable& fx) {
         report.auto_mix
             ? Json{{"interruptible_share", report.interruptible_share},
                    {"on_demand_total",
-                    on_demand ? Json(money_units(shown(
-                                    on_demand->total_micros, on_demand->currency, report, fx)))
-                              : Json(nullptr)},
+                    on_demand ? Json(money_units(on_demand->total_micros)) : Json(nullptr)},
                    {"saving_vs_on_demand",
                     on_demand && on_demand->total_micros > 0
                         ? Json(std::round((1 - static_cast<double>(quote.total_micros) /
@@ -152,9 +132,10 @@ Json report_json(const PriceReport& report, const FxTable& fx) {
                                1000)
                         : Json(nullptr)}}
             : Json(nullptr);
-    document["fx"] = report.currency.empty() || report.currency == quote.currency
+    const std::string& listed = report.chosen->row->currency;
+    document["fx"] = report.currency.empty() || report.currency == listed
                          ? Json(nullptr)
-                         : Json(fx.describe(quote.currency, report.currency));
+                         : Json(fx.describe(listed, report.currency));
     document["regions"] = Json::array();
     for (const RegionQuote& region : report.regions) {
         const auto& other = region.result.quote;
@@ -162,9 +143,7 @@ Json report_json(const PriceReport& report, const FxTable& fx) {
             {{"region", region.row->region},
              {"available", other.has_value()},
              {"cost",
-              other ? money_json(shown(other->total_micros, other->currency, report, fx),
-                                 other->running_hours,
-                                 shown_currency(other->currency, report))
+              other ? money_json(other->total_micros, per_running_hour(*other), other->currency)
                     : Json(nullptr)},
              {"reason", other ? Json(nullptr) : Json(region.result.error)}});
     }
@@ -186,8 +165,8 @@ std::string usage_text(const Usage& usage) {
         format_number(usage.baseline >= usage.instances ? 100 : usage.utilization * 100));
 }
 
-Table parts_table(const Quote& quote, const PriceReport& report, const FxTable& fx) {
-    const std::string currency = shown_currency(quote.currency, report);
+Table parts_table(const Quote& quote, const PriceReport& report) {
+    const std::string currency = quote.currency;
     const bool tiered = report.usage.tiered();
     const bool discounted = std::any_of(quote.parts.begin(),
                                         quote.parts.end(),
@@ -203,9 +182,6 @@ Table parts_table(const Quote& quote, const PriceReport& report, const FxTable& 
     }
     table.columns.insert(table.columns.end(),
                          {{"BILLED", Align::right}, {"COST", Align::right}, {"CUR"}, {"BASIS"}});
-    const auto money = [&](std::int64_t micros) {
-        return shown(micros, quote.currency, report, fx);
-    };
     for (const PricedPart& part : quote.parts) {
         const std::string unit = part.plan == Plan::subscription_monthly ? "/mo" : "/h";
         std::vector<std::string> row;
@@ -216,9 +192,9 @@ Table parts_table(const Quote& quote, const PriceReport& report, const FxTable& 
             row.end(),
             {std::string(plan_flag_name(part.plan)) + (part.rate.estimated ? " (estimated)" : ""),
              format_number(part.share),
-             format_price(money(part.rate.micros)) + unit});
+             format_price(part.rate.micros) + unit});
         if (discounted) {
-            row.push_back(format_price(money(part.rate.list_micros)) + unit);
+            row.push_back(format_price(part.rate.list_micros) + unit);
             row.push_back(part.rate.discount != nullptr
                               ? format_number(discount_percent(*part.rate.discount)) + "%"
                               : "");
@@ -226,7 +202,7 @@ Table parts_table(const Quote& quote, const PriceReport& report, const FxTable& 
         row.insert(row.end(),
                    {format_number(std::round(part.billed_quantity * 1000) / 1000) +
                         (part.plan == Plan::subscription_monthly ? " inst-mo" : " inst-h"),
-                    format_cents(money(part.total_micros)),
+                    format_cents(part.total_micros),
                     currency,
                     part.basis});
         table.rows.push_back(std::move(row));
@@ -236,20 +212,20 @@ Table parts_table(const Quote& quote, const PriceReport& report, const FxTable& 
     if (!tiered) {
         total[1] = "1";
     }
-    total[table.columns.size() - 3] = format_cents(money(quote.total_micros));
+    total[table.columns.size() - 3] = format_cents(quote.total_micros);
     total[table.columns.size() - 2] = currency;
     table.rows.push_back(std::move(total));
     return table;
 }
 
-void print_savings(const Quote& quote, const PriceReport& report, const FxTable& fx, Io& io);
+void print_savings(const Quote& quote, const PriceReport& report, Io& io);
 
 // The lines under the breakdown: break-even, discounts, the automatic mix's saving, the
 // auto-release what-if, estimates, the exchange rate.
 void print_notes(const Quote& quote, const PriceReport& report, const FxTable& fx, Io& io) {
-    const std::string currency = shown_currency(quote.currency, report);
-    const auto money = [&](std::int64_t micros) {
-        return format_cents(shown(micros, quote.currency, report, fx));
+    const std::string currency = quote.currency;
+    const auto money = [](std::int64_t micros) {
+        return format_cents(micros);
     };
     io.out << fmt::format(
         "\nBreak-even utilisation (below it on-demand is cheaper): reserved-1y "
@@ -278,18 +254,18 @@ void print_notes(const Quote& quote, const PriceReport& report, const FxTable& f
                                   terminal_safe(part.rate.estimate_rule));
         }
     }
-    if (!report.currency.empty() && report.currency != quote.currency) {
-        io.out << "Converted at " << terminal_safe(fx.describe(quote.currency, report.currency))
-               << '\n';
+    const std::string& listed = report.chosen->row->currency;
+    if (!report.currency.empty() && report.currency != listed) {
+        io.out << "Converted at " << terminal_safe(fx.describe(listed, report.currency)) << '\n';
     }
-    print_savings(quote, report, fx, io);
+    print_savings(quote, report, io);
 }
 
 // The negotiated discounts applied, and the auto-release what-if.
-void print_savings(const Quote& quote, const PriceReport& report, const FxTable& fx, Io& io) {
-    const std::string currency = shown_currency(quote.currency, report);
-    const auto money = [&](std::int64_t micros) {
-        return format_cents(shown(micros, quote.currency, report, fx));
+void print_savings(const Quote& quote, const PriceReport& report, Io& io) {
+    const std::string currency = quote.currency;
+    const auto money = [](std::int64_t micros) {
+        return format_cents(micros);
     };
     std::vector<const Discount*> discounts;
     for (const PricedPart& part : quote.parts) {
@@ -354,7 +330,7 @@ void print_price(const PriceReport& report, const FxTable& fx, Io& io) {
         return;
     }
     const Quote& quote = *report.chosen->result.quote;
-    const std::string currency = shown_currency(quote.currency, report);
+    const std::string currency = quote.currency;
     if (io.format == OutputFormat::table) {
         io.out << fmt::format("{} ({} {}x {}) in {}: {} = {} instance-hours\n\n",
                               terminal_safe(report.instance->id),
@@ -365,7 +341,7 @@ void print_price(const PriceReport& report, const FxTable& fx, Io& io) {
                               usage_text(report.usage),
                               format_number(report.usage.used_instance_hours()));
     }
-    render_table(parts_table(quote, report, fx), io);
+    render_table(parts_table(quote, report), io);
     if (io.format != OutputFormat::table) {
         return;
     }
@@ -374,12 +350,10 @@ void print_price(const PriceReport& report, const FxTable& fx, Io& io) {
     Table regions{{{"REGION"}, {"COST", Align::right}, {"CUR"}, {"NOTE"}}, {}};
     for (const RegionQuote& region : report.regions) {
         const auto& other = region.result.quote;
-        regions.rows.push_back(
-            {region.row->region,
-             other ? format_cents(shown(other->total_micros, other->currency, report, fx))
-                   : std::string(),
-             other ? shown_currency(other->currency, report) : std::string(),
-             other ? std::string() : region.result.error});
+        regions.rows.push_back({region.row->region,
+                                other ? format_cents(other->total_micros) : std::string(),
+                                other ? other->currency : std::string(),
+                                other ? std::string() : region.result.error});
     }
     render_table(regions, io);
 }

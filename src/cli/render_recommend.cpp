@@ -54,6 +54,7 @@ Json recommendation_json(const Candidate& c, const RecommendReport& report) {
     for (const auto& [region, micros] : c.also_in) {
         also.push_back({{"region", region}, {"total", money_units(micros)}});
     }
+    const Json per_hour = c.per_hour_micros ? Json(money_units(*c.per_hour_micros)) : Json(nullptr);
     return {{"rank", c.rank},
             {"provider", c.instance->provider},
             {"instance", c.instance->id},
@@ -66,7 +67,7 @@ Json recommendation_json(const Candidate& c, const RecommendReport& report) {
             {"parts", parts},
             {"cost",
              {{"currency", currency},
-              {"per_hour", money_units(c.per_hour_micros)},
+              {"per_hour", per_hour},
               {"total", money_units(c.total_micros)},
               {"list_total", money_units(c.list_total_micros)},
               {"period", is_finite_work(report.workload->kind) ? "the job" : "a month"}}},
@@ -176,7 +177,7 @@ void print_table(const RecommendReport& report, Io& io) {
                               : fmt::format("{} (+{})", c.row->region, c.also_in.size()),
             fmt::format("{} {}", format_number(c.total_gpus), c.gpu->id),
             c.pricing,
-            format_cents(c.per_hour_micros),
+            c.per_hour_micros ? format_cents(*c.per_hour_micros) : std::string("-"),
             format_cents(c.total_micros)};
         if (!speed.empty()) {
             row.push_back(time_cell(c, w));

@@ -93,7 +93,8 @@ std::string format_price(std::int64_t micros) {
 std::string format_cents(std::int64_t micros) {
     const std::int64_t rounded =
         micros >= 0 ? (micros + 5000) / 10000 * 10000 : -((-micros + 5000) / 10000 * 10000);
-    return format_micros(rounded, 2);
+    // An amount under half a cent is shown as it is, never as a free 0.00.
+    return format_micros(rounded == 0 ? micros : rounded, 2);
 }
 
 } // namespace gpuadvisor::cli

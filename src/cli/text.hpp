@@ -23,7 +23,8 @@ std::size_t display_width(std::string_view text);
 // An exact amount with at least two decimals: "35.50", "32.7726".
 std::string format_price(std::int64_t micros);
 
-// An amount rounded half up to cents, for people: "47848.00". JSON carries the exact micros.
+// An amount rounded half up to cents, for people: "47848.00"; one under half a cent exactly
+// ("0.000983"), so a priced amount never reads as free. JSON carries the exact micros.
 std::string format_cents(std::int64_t micros);
 
 } // namespace gpuadvisor::cli

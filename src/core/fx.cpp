@@ -50,6 +50,30 @@ FxTable::convert(std::int64_t micros, const FxRate& from, const FxRate& to) {
     return static_cast<std::int64_t>(std::llroundl(converted));
 }
 
+std::string FxTable::conversion_error(std::string_view what,
+                                      std::int64_t micros,
+                                      std::string_view from,
+                                      std::string_view to) const {
+    if (convert(micros, from, to)) {
+        return {};
+    }
+    if (find(from) == nullptr || find(to) == nullptr) {
+        return fmt::format("no exchange rate from {} to {} for {}", from, to, what);
+    }
+    const double units = static_cast<double>(micros) / 1e6;
+    const double rate = find(to)->per_usd / find(from)->per_usd;
+    return fmt::format("{} is {} {}, about {:.3g} {} at 1 {} = {} {}: beyond what gpuadvisor "
+                       "can count (9.2e12 currency units)",
+                       what,
+                       format_number(std::round(units * 100) / 100),
+                       from,
+                       units * rate,
+                       to,
+                       from,
+                       format_number(std::round(rate * 1e6) / 1e6),
+                       to);
+}
+
 std::string FxTable::describe(std::string_view from, std::string_view to) const {
     const FxRate* source = find(from);
     const FxRate* target = find(to);

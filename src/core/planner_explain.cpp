@@ -38,11 +38,10 @@ Candidate Planner::candidate_of(const Group& group) const {
     c.quote = full_quote(o);
     c.total_micros = o.total_micros;
     c.list_total_micros = o.list_total_micros;
-    const double running_hours = usage_for(o.count, **o.estimate).running_hours();
-    c.per_hour_micros = running_hours > 0
-                            ? static_cast<std::int64_t>(
-                                  std::llround(static_cast<double>(o.total_micros) / running_hours))
-                            : 0;
+    // From the exact rates (not worked back from the total), converted as the total was.
+    const auto per_hour = per_running_hour(c.quote);
+    c.per_hour_micros =
+        per_hour ? m_in.fx->convert(*per_hour, c.quote.currency, m_c.currency) : std::nullopt;
     c.estimate = *o.estimate;
     c.hours = o.hours;
     c.score = o.score;

@@ -1,6 +1,7 @@
 #include "gpuadvisor/pricing.hpp"
 
 #include "gpuadvisor/discounts.hpp"
+#include "gpuadvisor/fx.hpp"
 #include "gpuadvisor/units.hpp"
 
 #include <fmt/format.h>
@@ -99,15 +100,23 @@ std::string basis_of(const PricedPart& part, const Usage& usage, const SpotModel
     return fmt::format("{} instance-hours while running", shown(used));
 }
 
+// Totals are kept to 0.001 instance-hours (instance-months): a positive quantity below that is
+// billed as 0.001, never as nothing.
+double at_least_resolution(double quantity) {
+    constexpr double k_resolution = 0.001;
+    return quantity > 0 && quantity < k_resolution ? k_resolution : quantity;
+}
+
 // Instance-hours (instance-months for a subscription) a share of a flat usage is billed for.
 double billed_quantity(const PlanShare& share, const Usage& usage, const SpotModel& spot) {
     const double used = usage.used_instance_hours() * share.share;
     if (const auto term = term_hours(share.plan)) {
         // This share of the instances, for whole terms (a subscription bills months).
         const bool monthly = share.plan == Plan::subscription_monthly;
-        return usage.instances * share.share * whole_terms(usage, *term) * (monthly ? 1 : *term);
+        return at_least_resolution(usage.instances * share.share * whole_terms(usage, *term) *
+                                   (monthly ? 1 : *term));
     }
-    return share.plan == Plan::spot ? used * (1 + spot.overhead()) : used;
+    return at_least_resolution(share.plan == Plan::spot ? used * (1 + spot.overhead()) : used);
 }
 
 PricedPart price_part(const PlanShare& share,
@@ -515,6 +524,71 @@ auto_release_what_if(const Quote& quote, const Usage& usage, const AutoReleasePo
     }
     result.saving_micros = result.always_on_micros - result.released_micros;
     return result;
+}
+
+namespace {
+
+// rate x billed quantity / running hours, unrounded.
+long double hourly(const PricedPart& part, double running_hours, bool at_list) {
+    return static_cast<long double>(at_list ? part.rate.list_micros : part.rate.micros) *
+           static_cast<long double>(part.billed_quantity) / static_cast<long double>(running_hours);
+}
+
+std::optional<std::int64_t> whole_micros(long double value) {
+    if (!(value >= 0 && value < 9e18L)) {
+        return std::nullopt;
+    }
+    return static_cast<std::int64_t>(std::llroundl(value));
+}
+
+} // namespace
+
+std::optional<std::int64_t>
+per_running_hour(const PricedPart& part, double running_hours, bool at_list) {
+    if (!(running_hours > 0)) {
+        return std::nullopt;
+    }
+    return whole_micros(hourly(part, running_hours, at_list));
+}
+
+std::optional<std::int64_t> per_running_hour(const Quote& quote, bool at_list) {
+    if (!(quote.running_hours > 0)) {
+        return std::nullopt;
+    }
+    long double value = 0; // summed unrounded, rounded once
+    for (const PricedPart& part : quote.parts) {
+        value += hourly(part, quote.running_hours, at_list);
+    }
+    return whole_micros(value);
+}
+
+QuoteResult convert_quote(const Quote& quote, const FxTable& fx, std::string_view to) {
+    if (quote.currency == to) {
+        return {quote, {}};
+    }
+    Quote converted = quote;
+    converted.currency = std::string(to);
+    std::string error;
+    // Each figure in turn, the totals first (the largest, so the one an overflow names).
+    const auto convert = [&](std::string_view what, std::int64_t& micros) {
+        if (const auto value = fx.convert(micros, quote.currency, to)) {
+            micros = *value;
+        } else if (error.empty()) {
+            error = fx.conversion_error(what, micros, quote.currency, to);
+        }
+    };
+    convert("the total", converted.total_micros);
+    convert("the list total", converted.list_total_micros);
+    for (PricedPart& part : converted.parts) {
+        convert("a part's list total", part.list_total_micros);
+        convert("a part's total", part.total_micros);
+        convert("a list rate", part.rate.list_micros);
+        convert("a rate", part.rate.micros);
+    }
+    if (!error.empty()) {
+        return {std::nullopt, std::move(error), fx.find(quote.currency) && fx.find(to)};
+    }
+    return {std::move(converted), {}};
 }
 
 } // namespace gpuadvisor

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <tuple>
 
 namespace gpuadvisor {
 
@@ -168,7 +169,22 @@ TcoResult compare_tco(const TcoInput& in, const TcoData& data, const FxTable& fx
             static_cast<std::int64_t>(std::llround(amount * 1e6)), "USD", in.currency);
     };
     if (!cloud_total || !cloud_list_total || !unit_price || !kwh || !usd(1)) {
-        result.error = fmt::format("no currency rate to {} for one of the prices", in.currency);
+        // The first figure that does not convert, named, and why: no rate, or too large.
+        const std::array<std::tuple<std::string_view, std::int64_t, std::string_view>, 5> figures{
+            {{"the cloud total", cloud.quote->total_micros, cloud.quote->currency},
+             {"the cloud list total", cloud.quote->list_total_micros, cloud.quote->currency},
+             {"the server's price", result.server->price_micros, result.server->currency},
+             {"the electricity price",
+              in.electricity->price_per_kwh_micros,
+              in.electricity->currency},
+             {"a US dollar", 1000000, "USD"}}};
+        for (const auto& [what, micros, from] : figures) {
+            result.error = fx.conversion_error(what, micros, from, in.currency);
+            if (!result.error.empty()) {
+                result.too_large = fx.find(from) != nullptr && fx.find(in.currency) != nullptr;
+                break;
+            }
+        }
         return result;
     }
     result.cloud_total = *cloud_total;

@@ -4,6 +4,7 @@
 #include "gpuadvisor/fx.hpp"
 #include "gpuadvisor/pricing.hpp"
 #include "test_helpers.hpp"
+#include "text.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -186,6 +187,59 @@ TEST_CASE("currency conversion uses the dated rates and names them") {
                                     "  - {currency: yuan, per_usd: -1, as_of: 2025-02-28, "
                                     "source: \"x\"}\n");
     CHECK(bad.diagnostics.error_count() == 2);
+}
+
+TEST_CASE("per-hour figures come from the exact rates, not back from rounded totals") {
+    // 2 on-demand instances over 708.1234 h: the total is billed to 0.001 h (708.123), so the
+    // total over the hours is 65.545180..., while the configuration costs 65.5452 an hour.
+    const Quote q = quote(offer("big.8x", "us-east-1"), {2, 708.1234, 1}, {{Plan::on_demand, 1}});
+    CHECK(per_running_hour(q) == 65'545'200);
+    CHECK(per_running_hour(q.parts[0], q.running_hours) == 65'545'200);
+    CHECK(std::llround(static_cast<double>(q.total_micros) / q.running_hours) != 65'545'200);
+    // A mix: half reserved for the year (19.22 for 8760 h whatever runs), half on-demand at
+    // 25%: per running hour, 19.22 x 8760 / 2190 + 32.7726 = 109.6526.
+    const auto mix = parse_mix("reserved-1y=0.5,on-demand=0.5");
+    const Quote mixed = quote(offer("big.8x", "us-east-1"), {2, 8760, 0.25}, mix.shares);
+    CHECK(per_running_hour(mixed) == 109'652'600);
+    CHECK(per_running_hour(mixed, true) == 109'652'600); // no discount: list = paid
+}
+
+TEST_CASE("a positive quantity under the 0.001 resolution is billed at it, never as free") {
+    const Quote q = quote(offer("big.8x", "us-east-1"), {1, 0.001, 0.0001}, {{Plan::on_demand, 1}});
+    CHECK(q.parts[0].billed_quantity == 0.001);
+    CHECK(q.total_micros == 32'773); // 32.7726 x 0.001, half to even
+}
+
+TEST_CASE("tables round money to cents, but never show a priced amount as 0.00") {
+    CHECK(cli::format_cents(47'847'996'000) == "47848.00");
+    CHECK(cli::format_cents(5'000) == "0.01");
+    CHECK(cli::format_cents(4'999) == "0.004999");
+    CHECK(cli::format_cents(526) == "0.000526");
+    CHECK(cli::format_cents(0) == "0.00");
+    CHECK(cli::format_cents(-4'999) == "-0.004999");
+}
+
+TEST_CASE("a quote converted whole, or an error naming the figure that does not fit") {
+    const FxTable fx({FxRate{"JPY", 150, {}}});
+    const Quote q = quote(offer("big.8x", "us-east-1"), {2, 730, 1}, {{Plan::on_demand, 1}});
+    const QuoteResult yen = convert_quote(q, fx, "JPY");
+    REQUIRE(yen.quote);
+    CHECK(yen.quote->currency == "JPY");
+    CHECK(yen.quote->total_micros == std::int64_t{47'847'996'000} * 150);
+    CHECK(yen.quote->parts[0].rate.micros == std::int64_t{32'772'600} * 150);
+    CHECK(yen.quote->parts[0].total_micros == std::int64_t{47'847'996'000} * 150);
+    // 40,000 instances for a year: 11.5 billion USD, 1.7e12 yen at 150; at 1,500 it is 1.7e13.
+    const Quote big = quote(offer("big.8x", "us-east-1"), {40000, 8760, 1}, {{Plan::on_demand, 1}});
+    REQUIRE(convert_quote(big, fx, "JPY").quote);
+    const QuoteResult over = convert_quote(big, FxTable({FxRate{"JPY", 1500, {}}}), "JPY");
+    CHECK_FALSE(over.quote);
+    CHECK(over.too_large);
+    CHECK(over.error == "the total is 11483519040 USD, about 1.72e+13 JPY at 1 USD = 1500 JPY: "
+                        "beyond what gpuadvisor can count (9.2e12 currency units)");
+    const QuoteResult unknown = convert_quote(q, fx, "CHF");
+    CHECK_FALSE(unknown.quote);
+    CHECK_FALSE(unknown.too_large);
+    CHECK(unknown.error == "no exchange rate from USD to CHF for the total");
 }
 
 TEST_CASE("the shipped pricing data: only typical discounts estimate, provider rules first") {
