@@ -45,6 +45,11 @@ class FxTable {
     std::vector<FxRate> m_rates;
 };
 
+// A warning (no-rate) for each currency the catalog prices in that has no rate in `fx`: its
+// offers cannot be converted, compared with the others or ranked by recommend. At the first
+// row priced in it, with how many are.
+void check_currency_rates(const Catalog& catalog, const FxTable& fx, Diagnostics& diagnostics);
+
 struct FxLoad {
     FxTable table;
     Diagnostics diagnostics;

@@ -88,6 +88,11 @@ std::string load_note(const CatalogLoad& load) {
 CatalogLoad load_catalog_timed(const CatalogSources& sources, const CheckOptions& checks, Io& io) {
     TimedStage stage(io.clock, "catalog");
     CatalogLoad load = load_catalog(sources, checks);
+    const std::size_t before = load.diagnostics.items().size();
+    check_currency_rates(load.catalog, builtin_fx(), load.diagnostics);
+    if (load.diagnostics.items().size() != before) {
+        load.diagnostics.sort();
+    }
     if (io.clock != nullptr) {
         stage.note(load_note(load));
     }

@@ -8,6 +8,7 @@
 #include "gpuadvisor/spelling.hpp"
 #include "output.hpp"
 #include "render_table.hpp"
+#include "text.hpp"
 
 #include <fmt/format.h>
 
@@ -46,19 +47,19 @@ std::optional<Rate> rate_of(const Item& item, Plan plan, const PricingContext& p
     return item.row != nullptr ? plan_rate({item.instance, item.row}, plan, pricing) : std::nullopt;
 }
 
-// The cheapest on-demand offer (in USD, as paid) among rows, or in --region.
+// The cheapest on-demand offer (in USD, as paid) among rows, or in --region. A row priced in a
+// currency with no rate to USD cannot be ranked: it is taken only when no other row is priced.
 const PriceRow*
 pick_row(const InstanceType& instance, const std::string& region, const PricingContext& pricing) {
     const PriceRow* best = nullptr;
-    std::int64_t best_usd = 0;
+    std::optional<std::int64_t> best_usd;
     for (const PriceRow& row : instance.regions) {
         const auto rate = plan_rate({&instance, &row}, Plan::on_demand, pricing);
         if ((!region.empty() && row.region != region) || !rate) {
             continue;
         }
-        const std::int64_t usd =
-            builtin_fx().convert(rate->micros, row.currency, "USD").value_or(rate->micros);
-        if (best == nullptr || usd < best_usd) {
+        const auto usd = builtin_fx().convert(rate->micros, row.currency, "USD");
+        if (best == nullptr || (usd && (!best_usd || *usd < *best_usd))) {
             best = &row;
             best_usd = usd;
         }
@@ -219,6 +220,27 @@ std::vector<Measure> measures(const std::vector<Item>& items,
     return result;
 }
 
+// Why an item's prices are not shown in `currency` (no rate, or too large), one line each.
+std::vector<std::string> conversion_warnings(const std::vector<Item>& items,
+                                             const std::string& currency,
+                                             const PricingContext& pricing) {
+    std::vector<std::string> warnings;
+    for (const Item& item : items) {
+        const auto rate = rate_of(item, Plan::on_demand, pricing);
+        const std::string why =
+            rate ? builtin_fx().conversion_error(
+                       "its on-demand rate", rate->micros, item.row->currency, currency)
+                 : std::string();
+        if (!why.empty()) {
+            warnings.push_back(fmt::format("{} in {}: {}; its prices are not shown",
+                                           item.instance->id,
+                                           item.row->region,
+                                           why));
+        }
+    }
+    return warnings;
+}
+
 int run(const Options& o, const GlobalOptions& global, Io& io) {
     const std::string currency = global.currency.empty() ? "USD" : global.currency;
     if (!check_currency(currency, "compare", io)) {
@@ -258,6 +280,7 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
         }
     }
     const std::vector<Measure> rows = measures(items, currency, all_gpus, pricing);
+    const std::vector<std::string> warnings = conversion_warnings(items, currency, pricing);
     if (io.format == OutputFormat::json) {
         Json document = json_document("compare");
         document["currency"] = currency;
@@ -270,6 +293,7 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
             }
             document["items"].push_back(item);
         }
+        document["warnings"] = warnings;
         write_json(document, io);
         return k_exit_ok;
     }
@@ -293,6 +317,13 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
         table.rows.push_back(std::move(cells));
     }
     render_table(table, io);
+    for (const std::string& warning : warnings) { // under a table; apart from CSV and Markdown
+        if (io.format == OutputFormat::table) {
+            io.out << "Warning: " << terminal_safe(warning) << '\n';
+        } else if (!io.quiet) {
+            io.err << "gpuadvisor: warning: " << terminal_safe(warning) << '\n';
+        }
+    }
     return k_exit_ok;
 }
 

@@ -1,5 +1,6 @@
 #include "catalog_decode.hpp"
 
+#include "currency_codes.hpp"
 #include "discount_decode.hpp"
 #include "schema.hpp"
 
@@ -190,13 +191,15 @@ ProvenanceInput Decoder::provenance(const YamlNode& map, std::string_view path, 
 
 std::optional<std::string> Decoder::currency(const YamlNode& map, std::string_view path) {
     auto code = m_read.text(map, "currency", path, Need::optional);
-    if (code && (code->size() != 3 ||
-                 code->find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ") != std::string::npos)) {
+    if (code && !is_iso4217_code(*code)) {
+        const std::string_view meant = iso4217_code_meant(*code);
         m_read.diagnostics().error(
             m_read.pos(*map.find("currency")),
             "bad-value",
-            fmt::format("{}: '{}' is not a currency code", join_path(path, "currency"), *code),
-            "write an ISO 4217 code such as USD or CNY");
+            fmt::format(
+                "{}: '{}' is not an ISO 4217 currency code", join_path(path, "currency"), *code),
+            meant.empty() ? std::string("write an ISO 4217 code such as USD or CNY")
+                          : fmt::format("did you mean '{}'?", meant));
         return std::nullopt;
     }
     return code;

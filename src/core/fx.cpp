@@ -106,6 +106,49 @@ std::vector<std::string> FxTable::currencies() const {
     return names;
 }
 
+void check_currency_rates(const Catalog& catalog, const FxTable& fx, Diagnostics& diagnostics) {
+    struct Unrated {
+        std::string_view currency;
+        const PriceRow* first = nullptr;
+        std::size_t rows = 0;
+    };
+    std::vector<std::pair<std::string_view, bool>> rated; // each currency met, looked up once
+    std::vector<Unrated> unrated;
+    for (const InstanceType& instance : catalog.instances()) {
+        for (const PriceRow& row : instance.regions) {
+            const std::string_view currency = row.currency;
+            auto known = std::find_if(rated.begin(), rated.end(), [&](const auto& entry) {
+                return entry.first == currency;
+            });
+            if (known == rated.end()) {
+                known = rated.insert(rated.end(), {currency, fx.find(currency) != nullptr});
+                if (!known->second) {
+                    unrated.push_back({currency, &row, 0});
+                }
+            }
+            if (!known->second) {
+                auto entry = std::find_if(unrated.begin(), unrated.end(), [&](const Unrated& u) {
+                    return u.currency == currency;
+                });
+                ++entry->rows;
+            }
+        }
+    }
+    const std::vector<std::string> known = fx.currencies();
+    for (const Unrated& entry : unrated) {
+        diagnostics.warning(
+            entry.first->origin,
+            "no-rate",
+            fmt::format("currency: {} has no exchange rate (the rates are for {}): its {} "
+                        "offer(s) cannot be converted, compared with the others or ranked by "
+                        "recommend",
+                        entry.currency,
+                        fmt::join(known, ", "),
+                        entry.rows),
+            "price them in one of those currencies");
+    }
+}
+
 FxLoad load_fx_text(const std::string& file, std::string_view text) {
     Diagnostics diagnostics;
     const YamlDocument document = parse_yaml(file, text, LoadLimits{}, diagnostics);

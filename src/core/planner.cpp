@@ -249,6 +249,7 @@ void Planner::instance_type(const InstanceType& instance, const Gpu& gpu) {
     if (!priced) {
         return;
     }
+    count_offers_without_rate(instance);
     KnownKind& known = counts(instance, gpu);
     const CountChoice& choice = *known.choice;
     if (choice.counts.empty()) {
@@ -536,7 +537,12 @@ void Planner::offer(const Bill& bill, const PriceRow& row, const RowRates& rates
         const auto totals = converted({priced.total_micros, priced.list_total_micros}, rates);
         if (!totals) {
             reject(instance, row.region, count, "price", [&] {
-                return "no exchange rate to " + m_c.currency;
+                return rates.from == nullptr || m_currency == nullptr
+                           ? fmt::format(
+                                 "no exchange rate from {} to {}", row.currency, m_c.currency)
+                           : fmt::format("the total in {} is beyond what gpuadvisor can count "
+                                         "(9.2e12 currency units)",
+                                         m_c.currency);
             });
             continue;
         }
@@ -583,9 +589,34 @@ const std::string& Planner::country(const InstanceType& instance, const PriceRow
     return m_countries[static_cast<std::size_t>(&row - instance.regions.data())];
 }
 
+// The offers of an instance type asked for (region included) that no total can be converted
+// for: priced in a currency with no rate to the one asked for.
+void Planner::count_offers_without_rate(const InstanceType& instance) {
+    for (const PriceRow& row : instance.regions) {
+        if (!same_code(row.currency, m_c.currency) && named(m_c.regions, row.region) &&
+            (m_currency == nullptr || m_in.fx->find(row.currency) == nullptr)) {
+            ++m_offers_without_rate[row.currency];
+        }
+    }
+}
+
+// Those offers are in no answer, so the normal output says so (--explain lists each).
+void Planner::warn_offers_without_rate() {
+    for (const auto& [currency, n] : m_offers_without_rate) {
+        m_result.warnings.push_back(
+            fmt::format("{} offer(s) priced in {} left out: no exchange rate from {} to {} "
+                        "(rates: data/fx.yaml)",
+                        n,
+                        currency,
+                        currency,
+                        m_c.currency));
+    }
+}
+
 PlanResult Planner::run() {
     fire_rules();
     pass_over_offers();
+    warn_offers_without_rate();
     if (m_late.count > 0 && !m_c.list_rejections) {
         m_result.rejected_by_code["deadline"] += m_late.count;
     }

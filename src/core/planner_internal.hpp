@@ -264,6 +264,8 @@ class Planner {
     void reserve_room(std::span<const InstanceType> instances);
     void absorb(Planner&& later);
     void instance_type(const InstanceType& instance, const Gpu& gpu);
+    void count_offers_without_rate(const InstanceType& instance);
+    void warn_offers_without_rate();
     struct KnownKind; // (below)
     KnownKind& counts(const InstanceType& instance, const Gpu& gpu);
     CountChoice
@@ -432,6 +434,8 @@ class Planner {
     // by pricing (late_configuration, kept_by_pricing).
     bool m_by_pricing = false;
     std::map<const Rule*, int> m_rule_rejections;
+    // Offers asked for but priced in a currency with no rate to the one asked for, by currency.
+    std::map<std::string, std::size_t, std::less<>> m_offers_without_rate;
     std::vector<Option> m_run; // the feasible options of the configuration at hand
     // Or, when kept_by_pricing(), those of each plan (by Plan), and the first of each whole.
     std::array<KeptByPricing, std::size(k_all_plans)> m_kept;

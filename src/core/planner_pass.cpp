@@ -224,6 +224,9 @@ void Planner::absorb(Planner&& later) {
     for (const auto& [rule, n] : later.m_rule_rejections) {
         m_rule_rejections[rule] += n;
     }
+    for (const auto& [currency, n] : later.m_offers_without_rate) {
+        m_offers_without_rate[currency] += n;
+    }
     // Tags are numbered as first seen: the later slice's, in its order, after this one's.
     std::vector<const std::vector<std::uint32_t>*> matched_by_tags(later.m_tags.size());
     for (const auto& [matched, index] : later.m_tag_index) {
