@@ -45,6 +45,9 @@ class FxTable {
     std::vector<FxRate> m_rates;
 };
 
+// A price row with every price in `to` (its currency named so); nullopt when one does not convert.
+std::optional<PriceRow> convert_row(const PriceRow& row, const FxTable& fx, std::string_view to);
+
 // A warning (no-rate) for each currency the catalog prices in that has no rate in `fx`: its
 // offers cannot be converted, compared with the others or ranked by recommend. At the first
 // row priced in it, with how many are.

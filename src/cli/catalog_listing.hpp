@@ -25,10 +25,18 @@ void print_gpus(const std::vector<const Gpu*>& gpus, Io& io);
 void print_instances(const std::vector<const InstanceType*>& instances,
                      const Catalog& catalog,
                      Io& io);
-void print_offers(const std::vector<Offer>& offers, Io& io);
-// print_offers' JSON: the document nlohmann's dump(2) gives for the offers as JSON objects
-// (price_row_json's fields after provider, instance, gpu and gpu_count), written offer by offer
-// without building them (offers_json.cpp).
-void write_offers_json(const std::vector<Offer>& offers, std::ostream& out);
+// What a listing of offers says besides them: the exchange rates its prices were converted at
+// (--currency), and the offers it could not convert.
+struct OffersNotes {
+    std::vector<std::string> fx;
+    std::vector<std::string> warnings;
+};
+void print_offers(const std::vector<Offer>& offers, const OffersNotes& notes, Io& io);
+// print_offers' JSON: the document nlohmann's dump(2) gives for the notes and the offers as JSON
+// objects (price_row_json's fields after provider, instance, gpu and gpu_count), written offer by
+// offer without building them (offers_json.cpp).
+void write_offers_json(const std::vector<Offer>& offers,
+                       const OffersNotes& notes,
+                       std::ostream& out);
 
 } // namespace gpuadvisor::cli

@@ -3,6 +3,7 @@
 #include "catalog_listing.hpp"
 #include "catalog_options.hpp"
 #include "exit_status.hpp"
+#include "gpuadvisor/fx.hpp"
 #include "gpuadvisor/spelling.hpp"
 #include "output.hpp"
 #include "render_table.hpp"
@@ -11,6 +12,8 @@
 
 #include <fmt/format.h>
 
+#include <deque>
+#include <map>
 #include <memory>
 #include <set>
 
@@ -55,7 +58,46 @@ bool narrows_instances(const Filter& filter) {
 
 // Validates --provider against the catalog; nullopt after printing a usage error.
 
+// Offers with their prices in `currency`: converted rows kept in `rows`, each rate used named
+// once; an offer that does not convert stays in its own currency, with a warning.
+OffersNotes convert_offers(std::vector<Offer>& offers,
+                           const std::string& currency,
+                           std::deque<PriceRow>& rows) {
+    OffersNotes notes;
+    std::map<std::string, std::size_t> unconverted; // by the currency listed
+    std::set<std::string> rates;
+    for (Offer& offer : offers) {
+        const std::string& listed = offer.prices->currency;
+        if (listed == currency) {
+            continue;
+        }
+        if (auto row = convert_row(*offer.prices, builtin_fx(), currency)) {
+            offer.prices = &rows.emplace_back(std::move(*row));
+            rates.insert(listed);
+        } else {
+            ++unconverted[listed];
+        }
+    }
+    for (const std::string& listed : rates) {
+        notes.fx.push_back(builtin_fx().describe(listed, currency));
+    }
+    for (const auto& [listed, count] : unconverted) {
+        notes.warnings.push_back(fmt::format(
+            "{} offer(s) priced in {} are shown in {}: {}",
+            count,
+            listed,
+            listed,
+            builtin_fx().find(listed) == nullptr
+                ? fmt::format("no exchange rate from {} to {}", listed, currency)
+                : fmt::format("a price is beyond what gpuadvisor can count in {}", currency)));
+    }
+    return notes;
+}
+
 int run(const Options& options, const GlobalOptions& global, Io& io) {
+    if (!check_currency(global.currency, "catalog list", io)) {
+        return k_exit_usage;
+    }
     const auto catalog = load_active_catalog(global, "catalog list", io);
     if (!catalog) {
         return k_exit_input;
@@ -104,7 +146,11 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
                 }
             }
         }
-        print_offers(offers, io);
+        std::deque<PriceRow> converted;
+        const OffersNotes notes = global.currency.empty()
+                                      ? OffersNotes{}
+                                      : convert_offers(offers, global.currency, converted);
+        print_offers(offers, notes, io);
     }
     return k_exit_ok;
 }
@@ -130,7 +176,10 @@ void register_catalog_list(CLI::App& catalog, Registry registry) {
         ->check(finite_range(0, 1e6));
     list->footer("Examples:\n  gpuadvisor catalog list gpus --min-gpu-memory-gb 80\n"
                  "  gpuadvisor catalog list instances --provider aws --gpu A100\n"
-                 "  gpuadvisor catalog list offers --gpu H100 --region us-east-1 -o csv");
+                 "  gpuadvisor catalog list offers --gpu H100 --region us-east-1 -o csv\n"
+                 "  gpuadvisor catalog list offers --provider alibaba --currency USD\n"
+                 "With --currency, offers' prices are converted at the dated rates named under "
+                 "the table.");
     registry.runners.push_back({list, [options, &global = registry.global](Io& io) {
                                     return run(*options, global, io);
                                 }});

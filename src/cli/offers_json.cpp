@@ -65,8 +65,12 @@ void append_offer(std::string& out, const Offer& offer) {
 
 } // namespace
 
-void write_offers_json(const std::vector<Offer>& offers, std::ostream& out) {
+void write_offers_json(const std::vector<Offer>& offers,
+                       const OffersNotes& notes,
+                       std::ostream& out) {
     Json head = json_document("catalog list offers");
+    head["fx"] = notes.fx;
+    head["warnings"] = notes.warnings;
     head["offers"] = Json::array(); // the last key: the offers go where its "[]" is
     std::string text = head.dump(2, ' ', false, Json::error_handler_t::replace);
     constexpr std::string_view k_empty = "[]\n}";

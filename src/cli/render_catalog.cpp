@@ -186,9 +186,9 @@ void print_instances(const std::vector<const InstanceType*>& instances,
     render_table(table, io);
 }
 
-void print_offers(const std::vector<Offer>& offers, Io& io) {
+void print_offers(const std::vector<Offer>& offers, const OffersNotes& notes, Io& io) {
     if (io.format == OutputFormat::json) {
-        write_offers_json(offers, io.out);
+        write_offers_json(offers, notes, io.out);
         return;
     }
     Table table{{{"PROVIDER"},
@@ -217,6 +217,18 @@ void print_offers(const std::vector<Offer>& offers, Io& io) {
              row.currency});
     }
     render_table(table, io);
+    if (io.format == OutputFormat::table) { // under a table; apart from CSV and Markdown
+        for (const std::string& rate : notes.fx) {
+            io.out << "Converted at " << terminal_safe(rate) << '\n';
+        }
+    }
+    for (const std::string& warning : notes.warnings) {
+        if (io.format == OutputFormat::table) {
+            io.out << "Warning: " << terminal_safe(warning) << '\n';
+        } else if (!io.quiet) {
+            io.err << "gpuadvisor: warning: " << terminal_safe(warning) << '\n';
+        }
+    }
 }
 
 } // namespace gpuadvisor::cli

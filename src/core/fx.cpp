@@ -106,6 +106,24 @@ std::vector<std::string> FxTable::currencies() const {
     return names;
 }
 
+std::optional<PriceRow> convert_row(const PriceRow& row, const FxTable& fx, std::string_view to) {
+    PriceRow converted = row;
+    converted.currency = to;
+    for (std::optional<std::int64_t>* price : {&converted.on_demand,
+                                               &converted.spot,
+                                               &converted.reserved_1y,
+                                               &converted.reserved_3y,
+                                               &converted.subscription_monthly}) {
+        if (*price) {
+            *price = fx.convert(**price, row.currency, to);
+            if (!*price) {
+                return std::nullopt;
+            }
+        }
+    }
+    return converted;
+}
+
 void check_currency_rates(const Catalog& catalog, const FxTable& fx, Diagnostics& diagnostics) {
     struct Unrated {
         std::string_view currency;

@@ -14,8 +14,10 @@ namespace {
 
 // The document as the objects give it: provider, instance, gpu and gpu_count, then the row's
 // fields as `catalog show` gives them.
-std::string built(const std::vector<Offer>& offers) {
+std::string built(const std::vector<Offer>& offers, const OffersNotes& notes = {}) {
     Json document = json_document("catalog list offers");
+    document["fx"] = notes.fx;
+    document["warnings"] = notes.warnings;
     document["offers"] = Json::array();
     for (const Offer& offer : offers) {
         Json json;
@@ -32,9 +34,9 @@ std::string built(const std::vector<Offer>& offers) {
     return document.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
-std::string written(const std::vector<Offer>& offers) {
+std::string written(const std::vector<Offer>& offers, const OffersNotes& notes = {}) {
     std::ostringstream out;
-    write_offers_json(offers, out);
+    write_offers_json(offers, notes, out);
     return out.str();
 }
 
