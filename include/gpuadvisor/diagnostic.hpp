@@ -10,7 +10,8 @@
 
 namespace gpuadvisor {
 
-enum class Severity { error, warning };
+// info: worth knowing, never a fault (not counted by --strict).
+enum class Severity { error, warning, info };
 
 std::string_view to_string(Severity severity);
 
@@ -46,11 +47,13 @@ class Diagnostics {
     void error(const SourcePos& pos, std::string code, std::string message, std::string hint = {});
     void
     warning(const SourcePos& pos, std::string code, std::string message, std::string hint = {});
+    void info(const SourcePos& pos, std::string code, std::string message, std::string hint = {});
     void append(const Diagnostics& other);
 
     const std::vector<Diagnostic>& items() const { return m_items; }
     std::size_t error_count() const { return m_errors; }
     std::size_t warning_count() const { return m_warnings; }
+    std::size_t info_count() const { return m_infos; }
     std::size_t dropped() const { return m_dropped; }
     bool has_errors() const { return m_errors > 0; }
 
@@ -62,6 +65,7 @@ class Diagnostics {
     std::vector<Diagnostic> m_items;
     std::size_t m_errors = 0;
     std::size_t m_warnings = 0;
+    std::size_t m_infos = 0;
     std::size_t m_dropped = 0;
 };
 

@@ -64,24 +64,27 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
         document["valid"] = valid;
         document["errors"] = diagnostics.error_count();
         document["warnings"] = diagnostics.warning_count();
+        document["info"] = diagnostics.info_count();
         document["strict"] = options.strict;
         document["files"] = files;
         document["diagnostics"] = diagnostics_json(diagnostics);
         write_json(document, io);
     } else {
         const Catalog& catalog = load.catalog;
-        io.out << fmt::format("{}: {} file(s), {} GPUs, {} instance types, {} offers; {} "
-                              "error(s), {} warning(s){}\n",
-                              valid ? "valid" : "invalid",
-                              files.size(),
-                              catalog.gpus().size(),
-                              catalog.instances().size(),
-                              catalog.offer_count(),
-                              diagnostics.error_count(),
-                              diagnostics.warning_count(),
-                              options.strict && diagnostics.warning_count() > 0
-                                  ? " (--strict: warnings count as errors)"
-                                  : "");
+        io.out << fmt::format(
+            "{}: {} file(s), {} GPUs, {} instance types, {} offers; {} "
+            "error(s), {} warning(s){}{}\n",
+            valid ? "valid" : "invalid",
+            files.size(),
+            catalog.gpus().size(),
+            catalog.instances().size(),
+            catalog.offer_count(),
+            diagnostics.error_count(),
+            diagnostics.warning_count(),
+            diagnostics.info_count() > 0 ? fmt::format(", {} info", diagnostics.info_count()) : "",
+            options.strict && diagnostics.warning_count() > 0
+                ? " (--strict: warnings count as errors)"
+                : "");
     }
     keep_for_the_process(std::move(load.catalog)); // not freed: the process is ending
     const bool unreadable = std::any_of(diagnostics.items().begin(),

@@ -73,7 +73,7 @@ template <class Archive> void visit(Archive& a, ProviderInput& p) {
     a(p.id), a(p.name), a(p.currency), a(p.provenance), a(p.regions), a(p.origin);
 }
 template <class Archive> void visit(Archive& a, PriceRowInput& r) {
-    a(r.row), a(r.currency), a(r.provenance);
+    a(r.row), a(r.currency), a(r.provenance), a(r.remove);
 }
 template <class Archive> void visit(Archive& a, InstanceInput& i) {
     a(i.instance), a(i.provenance), a(i.rows);

@@ -1,5 +1,6 @@
 #include "catalog_checks.hpp"
 
+#include "catalog_overlay.hpp"
 #include "discount_decode.hpp"
 #include "gpuadvisor/spelling.hpp"
 #include "helper_thread.hpp"
@@ -19,12 +20,6 @@ struct ProviderState {
     Provider provider;
     ProvenanceInput provenance;
     bool has_currency = false;
-};
-
-struct PendingInstance {
-    InstanceInput input;
-    ProvenanceInput file_provenance; // the file's provider block
-    std::optional<std::string> file_currency;
 };
 
 Provenance resolve(const ProvenanceInput& own,
@@ -310,11 +305,6 @@ void check_instance(const InstanceType& instance,
     }
 }
 
-// A built catalog's entries, as if they had been decoded with every field given.
-ProvenanceInput as_input(const Provenance& provenance) {
-    return {provenance.source, provenance.as_of, provenance.confidence, provenance.notes, {}};
-}
-
 void seed_from_base(const Catalog& base,
                     std::map<std::string, Gpu>& gpus,
                     std::map<std::string, ProviderState>& providers,
@@ -347,11 +337,16 @@ std::optional<InstanceType> merge_instance(PendingInstance& pending,
     instance.regions.reserve(instance.regions.size() + pending.input.rows.size());
     for (PriceRowInput& row_input : pending.input.rows) {
         PriceRow row = std::move(row_input.row);
-        row.currency =
-            row_input.currency.value_or(pending.file_currency.value_or(state.provider.currency));
-        row.provenance =
-            resolve(row_input.provenance,
-                    {&pending.input.provenance, &pending.file_provenance, &state.provenance});
+        if (row_input.settled) { // kept from an earlier file: only the provider's level is left
+            row.currency = row_input.currency.value_or(state.provider.currency);
+            row.provenance = resolve(row_input.provenance, {&state.provenance});
+        } else {
+            row.currency = row_input.currency.value_or(
+                pending.file_currency.value_or(state.provider.currency));
+            row.provenance =
+                resolve(row_input.provenance,
+                        {&pending.input.provenance, &pending.file_provenance, &state.provenance});
+        }
         instance.regions.push_back(std::move(row));
     }
     std::vector<PriceRowInput>().swap(pending.input.rows); // peak memory: one copy of rows
@@ -461,12 +456,19 @@ Catalog merge_fragments(const Catalog* base,
         for (InstanceInput& input : fragment.instances) {
             input.instance.provider = fragment.provider ? fragment.provider->id : std::string();
             const auto key = std::pair{input.instance.provider, to_lower(input.instance.id)};
-            instances.insert_or_assign(
-                key,
-                PendingInstance{std::move(input),
-                                fragment.provider ? fragment.provider->provenance
-                                                  : ProvenanceInput{},
-                                fragment.provider ? fragment.provider->currency : std::nullopt});
+            PendingInstance later{std::move(input),
+                                  fragment.provider ? fragment.provider->provenance
+                                                    : ProvenanceInput{},
+                                  fragment.provider ? fragment.provider->currency : std::nullopt};
+            const auto [it, fresh] = instances.try_emplace(key);
+            const auto& rows = later.input.rows;
+            if (fresh && std::none_of(rows.begin(), rows.end(), [](const PriceRowInput& row) {
+                    return row.remove;
+                })) {
+                it->second = std::move(later); // (the common case, and a large catalog's)
+            } else { // a later file's definition: fields replaced, rows merged by region
+                overlay_instance(it->second, std::move(later), diagnostics);
+            }
         }
     }
     std::vector<Gpu> gpus; // in load order: a replaced GPU counts as loaded where it was replaced

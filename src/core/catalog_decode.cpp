@@ -63,7 +63,7 @@ constexpr std::array<std::string_view, 16> k_instance_fields{"id",
                                                              "confidence",
                                                              "notes",
                                                              "regions"};
-constexpr std::array<std::string_view, 12> k_row_fields{"region",
+constexpr std::array<std::string_view, 13> k_row_fields{"region",
                                                         "on_demand",
                                                         "spot",
                                                         "reserved_1y",
@@ -74,7 +74,8 @@ constexpr std::array<std::string_view, 12> k_row_fields{"region",
                                                         "source",
                                                         "as_of",
                                                         "confidence",
-                                                        "notes"};
+                                                        "notes",
+                                                        "remove"};
 
 constexpr std::array<std::string_view, 3> k_vendors{"nvidia", "amd", "intel"};
 constexpr std::array<std::string_view, 4> k_form_factors{"sxm", "pcie", "oam", "nvl"};
@@ -355,8 +356,21 @@ std::optional<PriceRowInput> Decoder::price_row(const YamlNode& node, const std:
     if (gives(bit("source") | bit("as_of") | bit("confidence") | bit("notes"))) {
         input.provenance = provenance(node, path, false);
     }
+    if (gives(bit("remove"))) {
+        input.remove = m_read.boolean(node, "remove", path, Need::optional).value_or(false);
+        if (input.remove && *given != (bit("region") | bit("remove"))) {
+            m_read.diagnostics().error(
+                row.origin,
+                "bad-value",
+                fmt::format("{}: a row that removes its region gives nothing else", path),
+                "keep only 'region' and 'remove: true', or drop 'remove' to replace the row");
+        }
+    }
     if (errors() != before) {
         return std::nullopt;
+    }
+    if (input.remove) {
+        return input;
     }
     const bool any_price = std::any_of(std::begin(k_all_plans),
                                        std::end(k_all_plans),

@@ -32,6 +32,10 @@ struct PriceRowInput {
     PriceRow row;
     std::optional<std::string> currency;
     ProvenanceInput provenance;
+    bool remove = false; // `remove: true`: the region's row in an earlier file is taken out
+    // Kept from an earlier file under a later one: its own file's and instance type's levels
+    // are applied already, so only the provider's remain (catalog_overlay.cpp).
+    bool settled = false;
 };
 
 struct InstanceInput {

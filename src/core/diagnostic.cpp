@@ -8,11 +8,21 @@
 namespace gpuadvisor {
 
 std::string_view to_string(Severity severity) {
-    return severity == Severity::error ? "error" : "warning";
+    switch (severity) {
+    case Severity::error:
+        return "error";
+    case Severity::warning:
+        return "warning";
+    case Severity::info:
+        return "info";
+    }
+    return "error";
 }
 
 void Diagnostics::add(Diagnostic diagnostic) {
-    (diagnostic.severity == Severity::error ? m_errors : m_warnings) += 1;
+    (diagnostic.severity == Severity::error     ? m_errors
+     : diagnostic.severity == Severity::warning ? m_warnings
+                                                : m_infos) += 1;
     if (m_items.size() >= m_cap) {
         ++m_dropped;
         return;
@@ -34,9 +44,17 @@ void Diagnostics::warning(const SourcePos& pos,
     add({pos, Severity::warning, std::move(code), std::move(message), std::move(hint)});
 }
 
+void Diagnostics::info(const SourcePos& pos,
+                       std::string code,
+                       std::string message,
+                       std::string hint) {
+    add({pos, Severity::info, std::move(code), std::move(message), std::move(hint)});
+}
+
 void Diagnostics::append(const Diagnostics& other) {
     m_errors += other.m_errors;
     m_warnings += other.m_warnings;
+    m_infos += other.m_infos;
     m_dropped += other.m_dropped;
     for (const auto& item : other.m_items) {
         if (m_items.size() >= m_cap) {

@@ -111,7 +111,7 @@ TEST_CASE("every optional field of an instance type and a price row is read when
     CHECK(inherited.provenance.notes.empty()); // notes are not inherited
 }
 
-TEST_CASE("an overlay replaces an instance whole and updates its provider's fields") {
+TEST_CASE("an overlay replaces an instance's fields, merges its rows and updates its provider") {
     const auto load = test::load_text(R"(schema_version: 1
 provider:
   id: testcloud
@@ -130,12 +130,27 @@ instances:
       - region: us-east-1
         on_demand: 28.5
 )");
-    CHECK(test::describe(load.diagnostics).empty());
+    // The row replaced lost the spot and reserved prices the overlay does not restate: said.
+    CHECK(test::describe(load.diagnostics) ==
+          "16:9: info[dropped-price]: instances[big.8x].regions[us-east-1]: this row replaces "
+          "the one at " +
+              test::fixture("catalog/testcloud.yaml") +
+              ":23 whole, so its spot 12.51, reserved_1y 19.22, reserved_3y 11.57 USD is no "
+              "longer in the catalog\n  hint: give it in this row too to keep it (a row's "
+              "prices go with its source)\n");
     const InstanceType& big = instance(load.catalog, "big.8x");
     CHECK(big.gpu == "A100-80GB");
-    REQUIRE(big.regions.size() == 1);
-    CHECK(big.regions[0].on_demand == 28'500'000);
-    CHECK(big.regions[0].currency == "USD"); // the provider's, from the base catalog
+    REQUIRE(big.regions.size() == 2); // eu-west-1's row, not named, stays
+    const PriceRow& kept = big.regions[0];
+    const PriceRow& replaced = big.regions[1];
+    REQUIRE(kept.region == "eu-west-1");
+    CHECK(kept.on_demand == 35'500'000);
+    CHECK(kept.provenance.source == "test fixture"); // its own file's, not the overlay's
+    REQUIRE(replaced.region == "us-east-1");
+    CHECK(replaced.on_demand == 28'500'000);
+    CHECK_FALSE(replaced.spot);
+    CHECK(replaced.currency == "USD"); // the provider's, from the base catalog
+    CHECK(replaced.provenance.source == "negotiated 2025");
     CHECK(big.provenance.source == "negotiated 2025");
     CHECK(load.catalog.find_provider("testcloud")->name == "Test Cloud");
     CHECK(instance(load.catalog, "small.1x").regions.size() == 1); // untouched

@@ -448,6 +448,8 @@ PlanResult run_builtin(Setup& s) {
 
 // The test catalog and one more instance type, big.8x (8 x A100-40GB), in the regions given
 // (YAML flow mappings, one per line).
+// The test catalog with big.8x priced in these rows alone: the test catalog's other rows for it
+// are removed (an overlay's rows merge with the earlier ones by region).
 CatalogLoad with_big_8x(const std::vector<std::string>& regions) {
     std::string text = R"(schema_version: 1
 provider: {id: testcloud}
@@ -465,6 +467,14 @@ instances:
 )";
     for (const std::string& region : regions) {
         text += "      - " + region + "\n";
+    }
+    for (const PriceRow& row : test::test_catalog().match_instances("big.8x").at(0)->regions) {
+        const std::string given = "region: " + row.region.str() + ",";
+        if (std::none_of(regions.begin(), regions.end(), [&](const std::string& r) {
+                return r.find(given) != std::string::npos;
+            })) {
+            text += "      - {region: " + row.region.str() + ", remove: true}\n";
+        }
     }
     return test::load_text(text);
 }
