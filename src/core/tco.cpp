@@ -204,7 +204,8 @@ TcoResult compare_tco(const TcoInput& in, const TcoData& data, const FxTable& fx
     const auto network_checked =
         hardware_checked ? multiply_money(*hardware_checked, data.get("network_storage_share"))
                          : std::nullopt;
-    if (!network_checked) {
+    if (!network_checked ||
+        *hardware_checked > std::numeric_limits<std::int64_t>::max() - *network_checked) {
         result.error = "the purchase is beyond what gpuadvisor can count: lower --count";
         result.too_large = true;
         return result;
