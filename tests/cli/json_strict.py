@@ -49,6 +49,10 @@ FAILURE = [
      1),
     (["recommend", "inference", "--model", "bert-base", "--rules", "/nonexistent.yaml"], 3),
     (["size", "--profile", "{fixtures}/profiles/broken.yaml"], 3),
+    (["recomend", "training"], 2),
+    (["catalog", "lst", "gpus"], 2),
+    (["catalog", "list", "gpu"], 2),
+    ([], 2),
 ]
 
 

@@ -70,6 +70,8 @@ def check_paths(binary, fixtures, root):
         missing = os.path.join(folder, b"missing.yaml")
         done = run(binary, ["--catalog", missing, "catalog", "list", "gpus"])
         check_safe(f"{label} missing file: stderr", done.stderr, escape)
+        done = run(binary, [name, "-o", "json"])
+        check_safe(f"{label} as a command: stderr", done.stderr, escape)
         check_json(binary, label, folder, missing)
 
 
