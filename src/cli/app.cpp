@@ -11,7 +11,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <exception>
 #include <iostream>
+#include <new>
 #include <unistd.h>
 
 namespace gpuadvisor::cli {
@@ -151,6 +153,65 @@ int usage_error(const CLI::App& app, const CLI::ParseError& error, Io& io) {
                 io);
 }
 
+// The format that -o/--format asks for, read from the arguments as CLI11 reads them (the last
+// one wins) but with no memory: for an exception thrown before they were parsed.
+OutputFormat format_in_argv(int argc, char** argv) {
+    OutputFormat format = OutputFormat::table;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "--") {
+            break;
+        }
+        if ((arg == "-o" || arg == "--format") && i + 1 < argc) {
+            format = parse_output_format(argv[++i]);
+        } else if (arg.starts_with("--format=")) {
+            format = parse_output_format(arg.substr(std::string_view("--format=").size()));
+        } else if (arg.starts_with("-o") && arg.size() > 2) {
+            format = parse_output_format(arg.substr(2)); // "-ojson"
+        }
+    }
+    return format;
+}
+
+// An exception out of a command (out of memory among them): exit 4 and, with -o json, the
+// failure object all the same. Should reporting it fail too, fixed text that needs no memory.
+int internal_error(const std::exception_ptr& thrown,
+                   const std::string& command,
+                   OutputFormat format,
+                   std::ostream& out,
+                   std::ostream& err) {
+    std::string_view what = "an exception of unknown type";
+    std::string_view hint = "a bug: please report it with the command line";
+    try {
+        std::rethrow_exception(thrown);
+    } catch (const std::bad_alloc&) {
+        what = "out of memory";
+        hint = "the run needed more memory than it may use (ulimit -v, a container's limit); "
+               "a smaller catalog needs less";
+    } catch (const std::exception& error) {
+        what = error.what(); // alive as long as `thrown`
+    } catch (...) {
+    }
+    try {
+        Io io{out, err, format};
+        return fail(command,
+                    "internal",
+                    fmt::format("internal error: {}", what),
+                    std::string(hint),
+                    k_exit_internal,
+                    io);
+    } catch (...) {
+        err << "gpuadvisor: error[internal]: internal error\n";
+        if (format == OutputFormat::json) {
+            out << R"({"schema_version": 1, "command": ")" << command
+                << R"(", "ok": false, "diagnostics": [{"file": "gpuadvisor", "line": 0, )"
+                << R"("column": 0, "severity": "error", "code": "internal", )"
+                << R"("message": "internal error", "hint": ""}]})" << '\n';
+        }
+        return k_exit_internal;
+    }
+}
+
 } // namespace
 
 OutputFormat parse_output_format(std::string_view text) {
@@ -206,7 +267,16 @@ CLI::Validator finite_range(double min, double max) {
         fmt::format("NUMBER in [{} - {}]", min, max));
 }
 
-int run_app(int argc, char** argv, std::ostream& out, std::ostream& err) {
+namespace {
+
+// Parses the command line and runs the command; `command` follows the arguments as far as
+// they reach, for the report of an exception.
+int run_command(int argc,
+                char** argv,
+                GlobalOptions& global,
+                std::string& command,
+                std::ostream& out,
+                std::ostream& err) {
     CLI::App app{std::string(k_description), "gpuadvisor"};
     app.footer(std::string(k_footer));
     app.get_formatter()->column_width(28);
@@ -214,7 +284,6 @@ int run_app(int argc, char** argv, std::ostream& out, std::ostream& err) {
     app.require_subcommand(1);
     app.fallthrough();
     StageClock clock; // (read only with --timings)
-    GlobalOptions global;
     add_global_options(app, global);
 
     std::vector<Runner> runners;
@@ -242,6 +311,7 @@ int run_app(int argc, char** argv, std::ostream& out, std::ostream& err) {
         Io io{out, err, parse_output_format(global.format), false, global.quiet};
         return usage_error(app, error, io);
     }
+    command = json_name(command_path(deepest_app(app)));
     Io io{out,
           err,
           parse_output_format(global.format),
@@ -260,6 +330,20 @@ int run_app(int argc, char** argv, std::ostream& out, std::ostream& err) {
     }
     return fail(
         "gpuadvisor", "usage", "no command given", "run 'gpuadvisor --help'", k_exit_usage, io);
+}
+
+} // namespace
+
+int run_app(int argc, char** argv, std::ostream& out, std::ostream& err) {
+    GlobalOptions global; // outside the try: -o json holds for the report of an exception
+    std::string command = "gpuadvisor";
+    try {
+        return run_command(argc, argv, global, command, out, err);
+    } catch (...) {
+        const OutputFormat format = global.format != "table" ? parse_output_format(global.format)
+                                                             : format_in_argv(argc, argv);
+        return internal_error(std::current_exception(), command, format, out, err);
+    }
 }
 
 } // namespace gpuadvisor::cli
