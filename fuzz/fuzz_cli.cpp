@@ -1,11 +1,13 @@
 // Fuzzes the command line: the input is split at newlines into arguments after
 // "gpuadvisor" (so the seeds are readable command lines), then run as the CLI runs them,
-// planner included. Any exit code is fine; a crash, a hang, a sanitizer report or an
-// exception escaping run_app is not.
+// planner included. Any exit code is fine but 4: a crash, a hang, a sanitizer report or an
+// internal error (run_app turns an exception into exit 4, with its failure report) is not.
 #include "app.hpp"
+#include "exit_status.hpp"
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -26,8 +28,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         args.push_back(current);
     }
     for (const std::string& arg : args) { // files and folders are fuzz_files' job
-        if (arg.find("--catalog") == 0 || arg.find("--profile") == 0 ||
-            arg.find("--rules") == 0 || arg == "validate") {
+        if (arg.find("--catalog") == 0 || arg.find("--profile") == 0 || arg.find("--rules") == 0 ||
+            arg == "validate") {
             return 0;
         }
     }
@@ -38,6 +40,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     argv.push_back(nullptr);
     std::ostringstream out;
     std::ostringstream err;
-    (void)gpuadvisor::cli::run_app(static_cast<int>(args.size()), argv.data(), out, err);
+    const int status =
+        gpuadvisor::cli::run_app(static_cast<int>(args.size()), argv.data(), out, err);
+    if (status == gpuadvisor::cli::k_exit_internal) {
+        std::abort(); // an exception in a command: a bug, whatever it printed
+    }
     return 0;
 }

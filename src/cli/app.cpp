@@ -1,15 +1,19 @@
 #include "app.hpp"
 
 #include "exit_status.hpp"
+#include "gpuadvisor/spelling.hpp"
 #include "gpuadvisor/units.hpp"
 #include "output.hpp"
 #include "stage_clock.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <exception>
 #include <iostream>
+#include <new>
 #include <unistd.h>
 
 namespace gpuadvisor::cli {
@@ -74,17 +78,137 @@ bool use_color(const GlobalOptions& global) {
     return ::isatty(STDOUT_FILENO) == 1 && term != nullptr && std::string_view(term) != "dumb";
 }
 
-// "gpuadvisor catalog list": the innermost command the arguments reached, for help hints.
-std::string deepest_command(const CLI::App& app) {
-    std::string path = app.get_name();
+// The innermost command the arguments reached: the program, "catalog", "catalog list", ...
+const CLI::App& deepest_app(const CLI::App& app) {
     const CLI::App* current = &app;
-    while (true) {
-        const auto parsed = current->get_subcommands();
-        if (parsed.empty()) {
-            return path;
+    while (!current->get_subcommands().empty()) {
+        current = current->get_subcommands().front();
+    }
+    return *current;
+}
+
+// "gpuadvisor catalog list": a command's full name, for help hints.
+std::string command_path(const CLI::App& command) {
+    std::string path = command.get_name();
+    for (const CLI::App* parent = command.get_parent(); parent != nullptr;
+         parent = parent->get_parent()) {
+        path = parent->get_name() + " " + path;
+    }
+    return path;
+}
+
+// What the JSON calls a command: "catalog list" (and "gpuadvisor" for the program).
+std::string json_name(const std::string& path) {
+    return path == "gpuadvisor" ? path : path.substr(std::string_view("gpuadvisor ").size());
+}
+
+// The commands of a group (the program, "catalog"); none for a leaf command.
+std::vector<std::string> command_names(const CLI::App& group) {
+    std::vector<std::string> names;
+    for (const CLI::App* command : group.get_subcommands([](const CLI::App*) { return true; })) {
+        names.push_back(command->get_name());
+    }
+    return names;
+}
+
+// A group reached without one of its commands: the first word left over that is not an
+// option is the command the user meant ("recomend"), named with the nearest real ones.
+int no_command(const CLI::App& app, const CLI::App& group, Io& io) {
+    const std::string path = command_path(group);
+    const std::vector<std::string> names = command_names(group);
+    const std::string hint =
+        fmt::format("commands: {}; run '{} --help'", fmt::join(names, ", "), path);
+    const std::vector<std::string> left = app.remaining(true);
+    const auto word = std::find_if(
+        left.begin(), left.end(), [](const std::string& arg) { return !arg.starts_with('-'); });
+    if (word == left.end()) {
+        const std::string message =
+            left.empty() ? "no command given"
+                         : fmt::format("no command given, and '{}' is not an option of '{}'",
+                                       left.front(),
+                                       path);
+        return fail(json_name(path), "usage", message, hint, k_exit_usage, io);
+    }
+    std::string message = fmt::format("'{}' is not a {} command", *word, path);
+    const std::string nearest = did_you_mean(nearest_names(*word, names));
+    if (!nearest.empty()) {
+        message += "; " + nearest;
+    }
+    return fail(json_name(path), "unknown-command", message, hint, k_exit_usage, io);
+}
+
+// A command line CLI11 refused: exit 2, the message naming the command the arguments reached.
+int usage_error(const CLI::App& app, const CLI::ParseError& error, Io& io) {
+    const CLI::App& reached = deepest_app(app);
+    if (dynamic_cast<const CLI::RequiredError*>(&error) != nullptr &&
+        !command_names(reached).empty()) {
+        return no_command(app, reached, io);
+    }
+    const std::string path = command_path(reached);
+    return fail(json_name(path),
+                "usage",
+                error.what(),
+                fmt::format("run '{} --help'", path),
+                k_exit_usage,
+                io);
+}
+
+// The format that -o/--format asks for, read from the arguments as CLI11 reads them (the last
+// one wins) but with no memory: for an exception thrown before they were parsed.
+OutputFormat format_in_argv(int argc, char** argv) {
+    OutputFormat format = OutputFormat::table;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "--") {
+            break;
         }
-        current = parsed.front();
-        path += " " + current->get_name();
+        if ((arg == "-o" || arg == "--format") && i + 1 < argc) {
+            format = parse_output_format(argv[++i]);
+        } else if (arg.starts_with("--format=")) {
+            format = parse_output_format(arg.substr(std::string_view("--format=").size()));
+        } else if (arg.starts_with("-o") && arg.size() > 2) {
+            format = parse_output_format(arg.substr(2)); // "-ojson"
+        }
+    }
+    return format;
+}
+
+// An exception out of a command (out of memory among them): exit 4 and, with -o json, the
+// failure object all the same. Should reporting it fail too, fixed text that needs no memory.
+int internal_error(const std::exception_ptr& thrown,
+                   const std::string& command,
+                   OutputFormat format,
+                   std::ostream& out,
+                   std::ostream& err) {
+    std::string_view what = "an exception of unknown type";
+    std::string_view hint = "a bug: please report it with the command line";
+    try {
+        std::rethrow_exception(thrown);
+    } catch (const std::bad_alloc&) {
+        what = "out of memory";
+        hint = "the run needed more memory than it may use (ulimit -v, a container's limit); "
+               "a smaller catalog needs less";
+    } catch (const std::exception& error) {
+        what = error.what(); // alive as long as `thrown`
+    } catch (...) {
+    }
+    try {
+        Io io{out, err, format};
+        return fail(command,
+                    "internal",
+                    fmt::format("internal error: {}", what),
+                    std::string(hint),
+                    k_exit_internal,
+                    io);
+    } catch (...) {
+        err << "gpuadvisor: error[internal]: internal error\n";
+        if (format == OutputFormat::json) {
+            out << R"({"schema_version": 1, "command": ")" << command
+                << R"(", "ok": false, "diagnostics": [{"file": "gpuadvisor", "line": 0, )"
+                << R"("column": 0, "severity": "error", "code": "internal", )"
+                << R"("message": "internal error", "hint": ""}]})" << '\n';
+        }
+        return k_exit_internal;
     }
 }
 
@@ -104,9 +228,17 @@ OutputFormat parse_output_format(std::string_view text) {
 }
 
 CLI::Validator one_of(std::vector<std::string> values) {
-    CLI::Validator validator = CLI::IsMember(std::move(values));
-    validator.description("");
-    return validator;
+    return CLI::Validator(
+        [values = std::move(values)](std::string& text) -> std::string {
+            if (std::find(values.begin(), values.end(), text) != values.end()) {
+                return {};
+            }
+            std::string message =
+                fmt::format("'{}' is not one of {}", text, fmt::join(values, ", "));
+            const std::string nearest = did_you_mean(nearest_names(text, values));
+            return nearest.empty() ? message : message + "; " + nearest;
+        },
+        "");
 }
 
 CLI::Validator whole_range(double min, double max) {
@@ -135,7 +267,16 @@ CLI::Validator finite_range(double min, double max) {
         fmt::format("NUMBER in [{} - {}]", min, max));
 }
 
-int run_app(int argc, char** argv, std::ostream& out, std::ostream& err) {
+namespace {
+
+// Parses the command line and runs the command; `command` follows the arguments as far as
+// they reach, for the report of an exception.
+int run_command(int argc,
+                char** argv,
+                GlobalOptions& global,
+                std::string& command,
+                std::ostream& out,
+                std::ostream& err) {
     CLI::App app{std::string(k_description), "gpuadvisor"};
     app.footer(std::string(k_footer));
     app.get_formatter()->column_width(28);
@@ -143,7 +284,6 @@ int run_app(int argc, char** argv, std::ostream& out, std::ostream& err) {
     app.require_subcommand(1);
     app.fallthrough();
     StageClock clock; // (read only with --timings)
-    GlobalOptions global;
     add_global_options(app, global);
 
     std::vector<Runner> runners;
@@ -169,12 +309,9 @@ int run_app(int argc, char** argv, std::ostream& out, std::ostream& err) {
             return k_exit_ok;
         }
         Io io{out, err, parse_output_format(global.format), false, global.quiet};
-        // The JSON names the command the arguments reached ("catalog list"), like a success.
-        const std::string command = deepest_command(app);
-        const std::string name = command == "gpuadvisor" ? command : command.substr(11);
-        return fail(
-            name, "usage", error.what(), fmt::format("run '{} --help'", command), k_exit_usage, io);
+        return usage_error(app, error, io);
     }
+    command = json_name(command_path(deepest_app(app)));
     Io io{out,
           err,
           parse_output_format(global.format),
@@ -193,6 +330,20 @@ int run_app(int argc, char** argv, std::ostream& out, std::ostream& err) {
     }
     return fail(
         "gpuadvisor", "usage", "no command given", "run 'gpuadvisor --help'", k_exit_usage, io);
+}
+
+} // namespace
+
+int run_app(int argc, char** argv, std::ostream& out, std::ostream& err) {
+    GlobalOptions global; // outside the try: -o json holds for the report of an exception
+    std::string command = "gpuadvisor";
+    try {
+        return run_command(argc, argv, global, command, out, err);
+    } catch (...) {
+        const OutputFormat format = global.format != "table" ? parse_output_format(global.format)
+                                                             : format_in_argv(argc, argv);
+        return internal_error(std::current_exception(), command, format, out, err);
+    }
 }
 
 } // namespace gpuadvisor::cli

@@ -9,16 +9,49 @@ namespace gpuadvisor::cli {
 
 namespace {
 
-std::string csv_cell(const std::string& cell) {
-    if (cell.find_first_of(",\"\n\r") == std::string::npos) {
-        return cell;
+// A cell that is exactly a number ("-5", "-12.50", "-5%"): a spreadsheet reads it as that
+// number, never as a formula, so it keeps its sign as it is.
+bool plain_number(std::string_view cell) {
+    if (cell.starts_with('-')) {
+        cell.remove_prefix(1);
+    }
+    if (cell.ends_with('%')) {
+        cell.remove_suffix(1);
+    }
+    const std::size_t point = cell.find('.');
+    const auto digits = [](std::string_view part) {
+        return !part.empty() &&
+               std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    return digits(cell.substr(0, point)) &&
+           (point == std::string_view::npos || digits(cell.substr(point + 1)));
+}
+
+// OWASP's advice on CSV injection: a spreadsheet evaluates a cell that starts with '=', '+',
+// '-', '@', a tab or a carriage return as a formula.
+bool formula_start(std::string_view cell) {
+    return !cell.empty() &&
+           std::string_view("=+-@\t\r").find(cell.front()) != std::string_view::npos &&
+           !plain_number(cell);
+}
+
+} // namespace
+
+std::string csv_cell(std::string_view cell) {
+    std::string text(formula_start(cell) ? "'" : "");
+    text += cell;
+    const std::string safe = terminal_safe(text);
+    if (safe.find_first_of(",\"\n\r") == std::string::npos) {
+        return safe;
     }
     std::string quoted = "\"";
-    for (const char c : cell) {
+    for (const char c : safe) {
         quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
     }
     return quoted + "\"";
 }
+
+namespace {
 
 // An empty cell has no value: "-" where a person reads it.
 std::string_view shown(const std::string& cell) {

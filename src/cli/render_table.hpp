@@ -4,6 +4,7 @@
 #include "io.hpp"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpuadvisor::cli {
@@ -20,8 +21,14 @@ struct Table {
     std::vector<std::vector<std::string>> rows;
 };
 
-// Writes `table` in io.format (table, csv or markdown). Cells are made terminal-safe;
-// an empty cell means "no value": '-' in tables and Markdown, empty in CSV.
+// Writes `table` in io.format (table, csv or markdown). Cells are made terminal-safe, in CSV
+// too (csv_cell); an empty cell means "no value": '-' in tables and Markdown, empty in CSV.
 void render_table(const Table& table, Io& io);
+
+// One CSV field (RFC 4180): terminal-safe (text.hpp), quoted when it holds a comma, a quote
+// or a line end, and a text cell a spreadsheet would evaluate as a formula ('=', '+', '-',
+// '@', tab or CR first) prefixed with a single quote, as OWASP advises. A cell that is
+// exactly a number ("-12.50", "-5%") is left as it is: it cannot be a formula.
+std::string csv_cell(std::string_view cell);
 
 } // namespace gpuadvisor::cli

@@ -10,28 +10,56 @@ namespace gpuadvisor::cli {
 
 namespace {
 
-// Decodes one UTF-8 code point at text[i]; returns its length (1 for invalid bytes).
+constexpr std::uint32_t k_invalid = 0xFFFFFFFF; // a byte that starts no UTF-8 sequence
+
+// The sequence a lead byte starts: its length (0: none), the smallest code point of that
+// length (a smaller one is overlong) and the lead byte's bits of the code point.
+struct Lead {
+    std::size_t length = 0;
+    std::uint32_t least = 0;
+    std::uint32_t bits = 0;
+};
+
+Lead lead(unsigned char byte) {
+    if (byte >= 0xC2 && byte <= 0xDF) {
+        return {2, 0x80, byte & 0x1Fu};
+    }
+    if (byte >= 0xE0 && byte <= 0xEF) {
+        return {3, 0x800, byte & 0x0Fu};
+    }
+    if (byte >= 0xF0 && byte <= 0xF4) {
+        return {4, 0x10000, byte & 0x07u};
+    }
+    return {}; // a continuation byte, or 0xC0, 0xC1, 0xF5-0xFF, which start nothing
+}
+
+// Decodes one UTF-8 code point at text[i]; returns its length. A byte that does not start a
+// well-formed sequence (a stray continuation byte, a truncated or overlong sequence, a
+// surrogate, beyond U+10FFFF; RFC 3629) gives k_invalid and length 1.
 std::size_t decode(std::string_view text, std::size_t i, std::uint32_t& code) {
     const auto byte = static_cast<unsigned char>(text[i]);
-    std::size_t length = 1;
-    if (byte >= 0xF0) {
-        length = 4, code = byte & 0x07u;
-    } else if (byte >= 0xE0) {
-        length = 3, code = byte & 0x0Fu;
-    } else if (byte >= 0xC0) {
-        length = 2, code = byte & 0x1Fu;
-    } else {
+    if (byte < 0x80) {
         code = byte;
         return 1;
     }
-    if (i + length > text.size()) {
-        code = 0xFFFD;
+    code = k_invalid;
+    const Lead first = lead(byte);
+    if (first.length == 0 || i + first.length > text.size()) {
         return 1;
     }
-    for (std::size_t k = 1; k < length; ++k) {
-        code = (code << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3Fu);
+    std::uint32_t value = first.bits;
+    for (std::size_t k = 1; k < first.length; ++k) {
+        const auto next = static_cast<unsigned char>(text[i + k]);
+        if ((next & 0xC0u) != 0x80u) {
+            return 1;
+        }
+        value = (value << 6) | (next & 0x3Fu);
     }
-    return length;
+    if (value < first.least || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF)) {
+        return 1;
+    }
+    code = value;
+    return first.length;
 }
 
 bool is_unsafe(std::uint32_t code) {
@@ -61,7 +89,9 @@ std::string terminal_safe(std::string_view text) {
     for (std::size_t i = 0; i < text.size();) {
         std::uint32_t code = 0;
         const std::size_t length = decode(text, i, code);
-        if (is_unsafe(code)) {
+        if (code == k_invalid) {
+            safe += fmt::format("\\x{:02X}", static_cast<unsigned char>(text[i]));
+        } else if (is_unsafe(code)) {
             safe += fmt::format("\\u{{{:04X}}}", code);
         } else {
             safe.append(text.substr(i, length));

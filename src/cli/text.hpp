@@ -14,7 +14,10 @@ inline bool printable_ascii(char c) {
     return byte >= 0x20 && byte < 0x7F;
 }
 
-// Replaces C0/C1 controls, DEL and Unicode bidi controls with \u{XXXX} escapes, for terminals.
+// For terminals: C0/C1 controls, DEL and Unicode bidi controls become \u{XXXX} escapes
+// ("\u{001B}"), and each byte that is not part of well-formed UTF-8 becomes \xXX ("\x9B":
+// a lone 0x9B is a CSI to some terminals). Text from files and paths from the command line
+// both pass through it; valid UTF-8 that is printable is left as it is.
 std::string terminal_safe(std::string_view text);
 
 // Display width in terminal columns (code points; wide East Asian characters count 2).

@@ -1,13 +1,16 @@
 #!/usr/bin/python3
 """Every command's JSON, on success and on failure, is one strict JSON object: no NaN or
 Infinity, valid UTF-8, `schema_version` 1 and `command`; a failure has `"ok": false` and
-its diagnostics; and a closed pipe or a full disk behaves for every command.
+its diagnostics; and a closed pipe or a full disk behaves for every command. Out of memory
+(under `ulimit -v`) is exit 4 with a failure object too, whenever the memory runs out.
 
 usage: json_strict.py BINARY FIXTURES
 """
 import json
+import pathlib
 import subprocess
 import sys
+import tempfile
 
 FAILURES = []
 
@@ -49,7 +52,16 @@ FAILURE = [
      1),
     (["recommend", "inference", "--model", "bert-base", "--rules", "/nonexistent.yaml"], 3),
     (["size", "--profile", "{fixtures}/profiles/broken.yaml"], 3),
+    (["recomend", "training"], 2),
+    (["catalog", "lst", "gpus"], 2),
+    (["catalog", "list", "gpu"], 2),
+    ([], 2),
 ]
+# Address-space limits (KiB) for the out-of-memory runs: from too little to start up to
+# enough to read a 32 MB profile, so that memory runs out at one point or another, reading
+# the profile among them (a window some 32 MB wide).
+MEMORY_LIMITS = range(16_000, 208_000, 12_000)
+PROFILE_HEAD = "schema_version: 1\nworkload: inference\nmodel: bert-base\nqps: 100\n"
 
 
 def run(binary, catalog, args, stdout=subprocess.PIPE):
@@ -70,6 +82,42 @@ def check_document(args, done, ok):
         FAILURES.append(f"{name}: a failure without ok: false and diagnostics")
 
 
+def check_out_of_memory(binary):
+    """`size --profile` of a 32 MB profile under each limit ends 0 with its document, or 4
+    with a failure object naming the lack of memory; memory runs out at least once while
+    the command runs. 127 is the loader's, before gpuadvisor runs."""
+    if b"__asan_init" in pathlib.Path(binary).read_bytes():
+        print("out of memory: skipped (AddressSanitizer maps terabytes of shadow memory, which "
+              "no ulimit -v allows)")
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        profile = pathlib.Path(folder, "big.yaml")
+        profile.write_text(PROFILE_HEAD + ("#" + " " * 78 + "\n") * ((32 << 20) // 80))
+        runs = [(limit, out_of_memory_run(binary, limit, profile)) for limit in MEMORY_LIMITS]
+    in_command = False
+    for limit, done in runs:
+        name = f"ulimit -v {limit} size --profile"
+        if done.returncode not in (0, 4, 127):
+            FAILURES.append(f"{name}: exit {done.returncode}: {done.stderr[:200]!r}")
+        if done.returncode not in (0, 4):
+            continue
+        check_document([name], done, done.returncode == 0)
+        if done.returncode == 4:
+            in_command |= b'"command": "size"' in done.stdout
+            if b"out of memory" not in done.stdout:
+                FAILURES.append(f"{name}: exit 4, not for memory: {done.stdout[:300]!r}")
+    exits = sorted({done.returncode for _, done in runs})
+    if not in_command or 0 not in exits:
+        FAILURES.append(f"ulimit -v {MEMORY_LIMITS.start}-{MEMORY_LIMITS.stop} KiB: exits "
+                        f"{exits}; expected 0, and 4 while 'size' ran")
+
+
+def out_of_memory_run(binary, limit, profile):
+    return subprocess.run(["/bin/sh", "-c", f'ulimit -v {limit} && exec "$0" "$@"', binary,
+                           "size", "--profile", str(profile), "-o", "json"],
+                          capture_output=True, timeout=60, check=False)
+
+
 def main():
     binary, fixtures = sys.argv[1], sys.argv[2]
     catalog = ["--no-default-catalog", "--catalog", f"{fixtures}/catalog"]
@@ -84,6 +132,7 @@ def main():
         if done.returncode != code:
             FAILURES.append(f"{' '.join(args)}: exit {done.returncode}, expected {code}")
         check_document(args, done, False)
+    check_out_of_memory(binary)
     # A closed pipe ends quietly; a full disk fails loudly; for every command.
     for args in SUCCESS:
         with subprocess.Popen([binary, *catalog, *args], stdout=subprocess.PIPE,
@@ -100,7 +149,8 @@ def main():
             FAILURES.append(f"{' '.join(args)} > /dev/full: exit {done.returncode}")
     for failure in FAILURES:
         print("FAIL:", failure)
-    print(f"{len(SUCCESS) * 3 + len(FAILURE)} checks, {len(FAILURES)} failure(s)")
+    checks = len(SUCCESS) * 3 + len(FAILURE) + len(MEMORY_LIMITS)
+    print(f"{checks} checks, {len(FAILURES)} failure(s)")
     return 1 if FAILURES else 0
 
 
