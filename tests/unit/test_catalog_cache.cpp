@@ -97,6 +97,19 @@ TEST_CASE("xxh64 fed in pieces equals xxh64 of the whole") {
     CHECK(abc.digest() == 0x44BC2CF5AD770999ULL);
 }
 
+TEST_CASE("a fragment's positions are renamed to another path, texts that read like it are not") {
+    CatalogFragment fragment;
+    fragment.file = "a.yaml";
+    InstanceInput instance;
+    instance.instance.origin = {"a.yaml", 3, 5};
+    instance.instance.provenance.notes = "a.yaml";
+    fragment.instances.push_back(instance);
+    rename_origins(fragment, "./a.yaml");
+    CHECK(fragment.file == "./a.yaml");
+    CHECK(fragment.instances[0].instance.origin == SourcePos{"./a.yaml", 3, 5});
+    CHECK(fragment.instances[0].instance.provenance.notes == "a.yaml");
+}
+
 TEST_CASE("a catalog read through the cache equals the slow path, first and second time") {
     CacheFixture f;
     const CatalogLoad slow = f.load(FileCache{});
