@@ -25,6 +25,7 @@ check "--no-cache writes nothing" [ ! -e "$work/c2" ]
 check "an empty GPUADVISOR_CACHE_DIR answers the same" \
   [ "$(run GPUADVISOR_CACHE_DIR=)" == "$reference" ]
 check "an empty GPUADVISOR_CACHE_DIR writes nothing, not even under HOME" [ ! -e "$work/home" ]
+mkdir "$work/home" # (a home folder that does not exist is never created: cache_trust.sh)
 check "XDG_CACHE_HOME is used" [ "$(run XDG_CACHE_HOME="$work/xdg")" == "$reference" ]
 check "XDG_CACHE_HOME/gpuadvisor holds the entries" [ "$(entries "$work/xdg/gpuadvisor")" -ge 2 ]
 check "else HOME/.cache is used" [ "$(run)" == "$reference" ]
