@@ -41,7 +41,7 @@ void store_fragment(CacheFolder& cache,
                     const LoadLimits& limits,
                     const CatalogFragment& fragment);
 
-// The whole merged catalog of a set of files over a base ("builtin" or "none"): kept
+// The whole merged catalog of a set of files over a base (builtin_data_key() or "none"): kept
 // when the load had no diagnostic at all, used while every file (its path as given, size and
 // hash), the base, the limits, the check options (today included) and the build are the same.
 // nullopt: parse as usual.
@@ -58,7 +58,7 @@ void store_catalog(CacheFolder& cache,
                    const Catalog& catalog);
 
 // Reads, decodes, merges and checks like load_catalog_over, through both levels of the cache
-// (catalog_io.cpp). `base` names the base catalog for the set level ("builtin",
+// (catalog_io.cpp). `base` names the base catalog for the set level (builtin_data_key(),
 // "none"); empty: a base that cannot be named, and no set level. The cache's notes come back
 // in the load's cache_notes.
 CatalogLoad load_through_cache(const Catalog* base_catalog,
@@ -71,5 +71,10 @@ CatalogLoad load_through_cache(const Catalog* base_catalog,
 // Where the cache entry for a file of this content lives (empty without a cache dir).
 std::string
 cache_entry_path(const FileCache& cache, const FileStamp& file, const LoadLimits& limits);
+
+// What names the built-in data as a base in set entries: "builtin " and a hash of every byte
+// of data compiled into this binary (the catalog, fx, pricing and the rest), so that a binary
+// rebuilt with other data never takes a set entry written by the old one (builtin_data.cpp).
+std::string_view builtin_data_key();
 
 } // namespace gpuadvisor

@@ -394,6 +394,43 @@ TEST_CASE("a home folder that does not exist is not created: no cache, and a not
     }
 }
 
+TEST_CASE("the built-in base is named by a hash of the data compiled in") {
+    const std::string_view key = builtin_data_key();
+    CHECK(key.starts_with("builtin "));
+    CHECK(key.size() == 8 + 16);
+    CacheFixture f;
+    const CheckOptions today; // the built-in data's dates are checked against today's
+    CatalogSources sources;
+    sources.paths = {(f.root / "catalog").string()};
+    sources.cache = f.cache;
+    CatalogSources slow_sources = sources;
+    slow_sources.cache = FileCache{};
+    // A rebuilt binary whose data differ (here: no provider at all): the set entries it
+    // would have written under its own data's name, and under the old literal name.
+    const Catalog fewer(builtin_catalog().gpus(), {}, {}, {});
+    for (const std::string_view base :
+         {std::string_view("builtin"), std::string_view("builtin 0123456789abcdef")}) {
+        const CatalogLoad old = load_through_cache(&fewer, base, sources.paths, today, {}, f.cache);
+        REQUIRE(old.diagnostics.items().empty()); // so its set entry is written
+    }
+    const auto sets = names_in(f.cache.dir);
+    REQUIRE(std::count_if(sets.begin(), sets.end(), [](const std::string& name) {
+                return name.starts_with("set-");
+            }) == 2);
+    const CatalogLoad slow = load_catalog(slow_sources, today);
+    REQUIRE(slow.diagnostics.items().empty());
+    const CatalogLoad cached = load_catalog(sources, today);
+    require_same(slow, cached);
+    CHECK(cached.files_cached == cached.files.size() - 1); // each file's entry, not a set's
+    // The entry this binary writes names its data.
+    bool named = false;
+    for (const std::string& name : names_in(f.cache.dir)) {
+        const std::string text = test::read_text(f.cache.dir + "/" + name);
+        named = named || (name.starts_with("set-") && text.find(key) != std::string::npos);
+    }
+    CHECK(named);
+}
+
 TEST_CASE("names the cache makes, and only those, are its own") {
     CHECK(is_cache_entry_name("0123456789abcdef.bin"));
     CHECK(is_cache_entry_name("set-0123456789abcdef.bin"));
