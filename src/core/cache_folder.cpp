@@ -78,8 +78,12 @@ int open_folder(const FileCache& settings, std::string& note) {
                            settings.must_exist);
         return -1;
     }
-    make_folders(settings.dir);
-    const int fd = ::open(settings.dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    constexpr int k_flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+    int fd = ::open(settings.dir.c_str(), k_flags);
+    if (fd < 0 && errno == ENOENT) { // made on first use
+        make_folders(settings.dir);
+        fd = ::open(settings.dir.c_str(), k_flags);
+    }
     struct stat info {};
     if (fd < 0) {
         if (::lstat(settings.dir.c_str(), &info) == 0 && S_ISLNK(info.st_mode)) {
@@ -281,17 +285,19 @@ std::vector<std::string> CacheFolder::finish() {
     return notes;
 }
 
-// Stale temporaries out, entries readable by others (left by older versions) out, then the
-// least recently used out until the rest are within the bound. Only names the cache itself
-// makes are ever removed, and only files of the user's own.
-void CacheFolder::tidy() {
-    const int fd = ::dup(m_folder);
+namespace {
+
+// Stale temporaries out, entries readable by others (left by older versions) out; the entries
+// left, as the bound sees them. Only names the cache itself makes are ever removed, and only
+// files of the user's own.
+std::vector<Entry> sweep(int folder) {
+    const int fd = ::dup(folder);
     DIR* listing = fd < 0 ? nullptr : ::fdopendir(fd);
     if (listing == nullptr) {
         if (fd >= 0) {
             ::close(fd);
         }
-        return;
+        return {};
     }
     const std::time_t now = std::time(nullptr);
     std::vector<Entry> entries;
@@ -300,18 +306,27 @@ void CacheFolder::tidy() {
         struct stat info {};
         const bool entry = is_cache_entry_name(name);
         if ((!entry && !is_cache_temporary_name(name)) ||
-            ::fstatat(m_folder, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0 ||
+            ::fstatat(folder, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0 ||
             !S_ISREG(info.st_mode) || info.st_uid != ::geteuid()) {
             continue;
         }
         if (entry ? (info.st_mode & (S_IRWXG | S_IRWXO)) != 0
                   : now - info.st_mtime > k_stale_temporary_seconds) {
-            ::unlinkat(m_folder, name.c_str(), 0);
+            ::unlinkat(folder, name.c_str(), 0);
         } else if (entry) {
             entries.push_back({name, info.st_mtime, static_cast<std::uintmax_t>(info.st_size)});
         }
     }
     ::closedir(listing);
+    return entries;
+}
+
+} // namespace
+
+// The least recently used entries out until the rest are within the bound; what this load
+// wrote stays.
+void CacheFolder::tidy() {
+    std::vector<Entry> entries = sweep(m_folder);
     const auto written = [this](const Entry& e) {
         return std::find(m_written.begin(), m_written.end(), e.name) != m_written.end();
     };
