@@ -5,6 +5,7 @@
 #include "gpuadvisor/diagnostic.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -24,12 +25,22 @@ struct LoadLimits {
 // The built-in catalog: data/catalog/ as parsed and checked at build time.
 const Catalog& builtin_catalog();
 
-// The cache of large catalog files (docs/performance.md): each file of at least min_bytes
-// that decodes without a diagnostic is kept, decoded, in dir, one entry per path, checked
-// against the file's size and content hash (and this build) before it is used.
+// The cache of large catalog files (docs/cli.md): each file of at least min_bytes that decodes
+// without a diagnostic is kept, decoded, in dir, one entry per content (two spellings of a
+// path share it), checked against the file's size and content hash (and this build) before it
+// is used. The folder is a trust boundary (docs/reliability.md): used only if it is the user's
+// own and no one else may write it.
 struct FileCache {
     std::string dir; // empty: no cache
+    // A folder that must exist for the cache to be used (the home folder, under which the
+    // default place is): it is never created. Empty: dir and any folder above it are created.
+    std::string must_exist;
     std::size_t min_bytes = 64u << 10;
+    // The bound: after a run that wrote an entry, the least recently used entries are removed
+    // until the rest hold at most max_bytes and number at most max_entries (what the run wrote
+    // is kept even if it alone is more).
+    std::uintmax_t max_bytes = std::uintmax_t{512} << 20; // 512 MiB
+    std::size_t max_entries = 1024;
 };
 
 struct CatalogSources {
@@ -51,6 +62,10 @@ struct CatalogLoad {
     // (the whole catalog, or the file's own entry); the rest of `files` could not be read.
     std::size_t files_parsed = 0;
     std::size_t files_cached = 0;
+    // What the cache refused (a folder or entry not the user's own, or writable by others) or
+    // why there was none (no home folder): notes for the user, not diagnostics, as the load is
+    // what it would be without the cache.
+    std::vector<std::string> cache_notes;
 };
 
 // Reads, decodes, merges and checks. Never throws on bad input.

@@ -18,30 +18,35 @@ namespace gpuadvisor::cli {
 namespace {
 
 // GPUADVISOR_CACHE_DIR (set but empty: no cache), else $XDG_CACHE_HOME/gpuadvisor, else
-// $HOME/.cache/gpuadvisor.
-std::string cache_dir(const GlobalOptions& global) {
+// $HOME/.cache/gpuadvisor; a home folder that does not exist is never created (the core then
+// says there is no cache, once, if it would have used one).
+FileCache cache_settings(const GlobalOptions& global) {
+    FileCache cache;
     if (global.no_cache) {
-        return {};
+        return cache;
     }
     if (const char* dir = std::getenv("GPUADVISOR_CACHE_DIR")) {
-        return dir;
+        cache.dir = dir;
+        return cache;
     }
     const char* xdg = std::getenv("XDG_CACHE_HOME");
     if (xdg != nullptr && xdg[0] == '/') {
-        return std::string(xdg) + "/gpuadvisor";
+        cache.dir = std::string(xdg) + "/gpuadvisor";
+        return cache;
     }
     const char* home = std::getenv("HOME");
     if (home != nullptr && home[0] == '/') {
-        return std::string(home) + "/.cache/gpuadvisor";
+        cache.dir = std::string(home) + "/.cache/gpuadvisor";
+        cache.must_exist = home;
     }
-    return {};
+    return cache;
 }
 
 } // namespace
 
 CatalogSources catalog_sources(const GlobalOptions& global) {
     CatalogSources sources;
-    sources.cache.dir = cache_dir(global);
+    sources.cache = cache_settings(global);
     sources.include_builtin = !global.no_default_catalog;
     if (const char* env = std::getenv("GPUADVISOR_CATALOG")) {
         std::string_view rest = env;
@@ -95,6 +100,11 @@ CatalogLoad load_catalog_timed(const CatalogSources& sources, const CheckOptions
     }
     if (io.clock != nullptr) {
         stage.note(load_note(load));
+    }
+    for (const std::string& note : load.cache_notes) {
+        if (!io.quiet) {
+            io.err << "gpuadvisor: note: " << note << '\n';
+        }
     }
     return load;
 }

@@ -14,7 +14,8 @@ namespace gpuadvisor::cli {
 // GPUADVISOR_CATALOG paths first, then --catalog ones, in order.
 CatalogSources catalog_sources(const GlobalOptions& global);
 
-// load_catalog, timed as the "catalog" stage of --timings (with what was read and how).
+// load_catalog, timed as the "catalog" stage of --timings (with what was read and how); the
+// cache's notes (what it refused, or that there is none) on stderr, unless -q.
 CatalogLoad load_catalog_timed(const CatalogSources& sources, const CheckOptions& checks, Io& io);
 
 // Keeps the catalog until the next call or the end of the process, and does not free it then:

@@ -3,6 +3,7 @@
 // that the same decoders read at start-up.
 #include "catalog_binary.hpp"
 #include "catalog_cache.hpp"
+#include "content_hash.hpp"
 #include "document_loaders.hpp"
 #include "gpuadvisor/assumptions.hpp"
 #include "gpuadvisor/catalog_io.hpp"
@@ -12,6 +13,8 @@
 #include "gpuadvisor/rules.hpp"
 #include "gpuadvisor/tco.hpp"
 #include "yaml_tree_binary.hpp"
+
+#include <fmt/format.h>
 
 #include <stdexcept>
 
@@ -37,10 +40,32 @@ const Catalog& builtin_catalog() {
     return catalog;
 }
 
+std::string_view builtin_data_key() {
+    static const std::string key = [] {
+        Xxh64Stream hash;
+        for (const std::string_view bytes : {builtin_catalog_bytes(),
+                                             builtin_models_tree(),
+                                             builtin_assumptions_tree(),
+                                             builtin_fx_tree(),
+                                             builtin_pricing_tree(),
+                                             builtin_tco_tree(),
+                                             builtin_rules_tree()}) {
+            hash.update(fmt::format("{}\n", bytes.size())); // where each ends
+            hash.update(bytes);
+        }
+        return fmt::format("builtin {:016x}", hash.digest());
+    }();
+    return key;
+}
+
 CatalogLoad
 load_catalog(const CatalogSources& sources, const CheckOptions& checks, const LoadLimits& limits) {
+    // The built-in base named by its data only when a set entry may be read or written.
+    const std::string_view base = !sources.include_builtin    ? "none"
+                                  : sources.cache.dir.empty() ? "builtin"
+                                                              : builtin_data_key();
     CatalogLoad load = load_through_cache(sources.include_builtin ? &builtin_catalog() : nullptr,
-                                          sources.include_builtin ? "builtin" : "none",
+                                          base,
                                           sources.paths,
                                           checks,
                                           limits,

@@ -19,8 +19,8 @@ constexpr std::string_view k_magic = "GPUADVC4";
 constexpr std::string_view k_fragment_magic = "GPUADVF1";
 
 // Detects corruption; fast enough (several GB/s) to run on every start.
-std::uint64_t checksum(std::string_view bytes) {
-    return xxh64(bytes);
+std::uint64_t checksum(std::string_view bytes, std::uint64_t seed) {
+    return xxh64(bytes, seed);
 }
 
 // Instance types are written in chunks of this many, each with its length, so that a reader
@@ -303,15 +303,16 @@ bool read_instances(Reader& reader, std::vector<InstanceType>& instances) {
 }
 
 // A header of magic and checksum, the string table, and the payload, in two pieces: the
-// payload is not copied (a large catalog's is tens of megabytes, each copy fresh memory).
-SerializedParts frame(std::string_view magic, Writer&& payload) {
+// payload is not copied (a large catalog's is tens of megabytes, each copy fresh memory). The
+// checksum is XXH64 with the given seed (see catalog_binary.hpp).
+SerializedParts frame(std::string_view magic, Writer&& payload, std::uint64_t seed) {
     Writer table;
     table(static_cast<std::uint32_t>(payload.strings.size()));
     for (const std::string& text : payload.strings) {
         table(static_cast<std::uint32_t>(text.size()));
         table.bytes += text;
     }
-    Xxh64Stream body_hash; // checksum() of table and payload together
+    Xxh64Stream body_hash(seed); // checksum() of table and payload together
     body_hash.update(table.bytes);
     body_hash.update(payload.bytes);
     Writer header;
@@ -331,7 +332,7 @@ void reserve_rows(Writer& writer, std::size_t rows, std::size_t instances) {
 }
 
 // A reader over a framed payload, its string table read; nullopt if the frame is not intact.
-std::optional<Reader> unframe(std::string_view magic, std::string_view bytes) {
+std::optional<Reader> unframe(std::string_view magic, std::string_view bytes, std::uint64_t seed) {
     const std::size_t header_size = magic.size() + sizeof(std::uint64_t);
     if (bytes.size() < header_size || !bytes.starts_with(magic)) {
         return std::nullopt;
@@ -339,7 +340,7 @@ std::optional<Reader> unframe(std::string_view magic, std::string_view bytes) {
     std::uint64_t stored = 0;
     std::memcpy(&stored, bytes.data() + magic.size(), sizeof stored);
     const std::string_view payload = bytes.substr(header_size);
-    if (stored != checksum(payload)) {
+    if (stored != checksum(payload, seed)) {
         return std::nullopt;
     }
     Reader reader(payload);
@@ -347,24 +348,58 @@ std::optional<Reader> unframe(std::string_view magic, std::string_view bytes) {
     return reader;
 }
 
+// Walks a value as the Writer does, touching only positions: each one in file `from` is moved
+// to file `to`. Texts that merely read like the path (a note, a source) are left alone.
+class OriginRenamer {
+  public:
+    OriginRenamer(InternedText from, InternedText to) : m_from(from), m_to(to) {}
+
+    template <class T> void operator()(T& value) {
+        if constexpr (!k_is_trivial<T>) {
+            visit(*this, value);
+        }
+    }
+    void operator()(std::string& /*text*/) {}
+    void operator()(InternedText& /*text*/) {}
+    void operator()(SourcePos& pos) {
+        if (pos.file == m_from) { // interned: one comparison of pointers
+            pos.file = m_to;
+        }
+    }
+    template <class T> void operator()(std::optional<T>& value) {
+        if (value) {
+            (*this)(*value);
+        }
+    }
+    template <class T> void operator()(std::vector<T>& values) {
+        for (T& value : values) {
+            (*this)(value);
+        }
+    }
+
+  private:
+    InternedText m_from;
+    InternedText m_to;
+};
+
 } // namespace
 
-SerializedParts serialize_catalog_parts(const Catalog& catalog) {
+SerializedParts serialize_catalog_parts(const Catalog& catalog, std::uint64_t seed) {
     Writer payload;
     reserve_rows(payload, catalog.offer_count(), catalog.instances().size());
     payload(catalog.gpus());
     payload(catalog.providers());
     write_instances(payload, catalog.instances());
     payload(catalog.discounts());
-    return frame(k_magic, std::move(payload));
+    return frame(k_magic, std::move(payload), seed);
 }
 
 std::string serialize_catalog(const Catalog& catalog) {
     return serialize_catalog_parts(catalog).joined();
 }
 
-std::optional<Catalog> deserialize_catalog(std::string_view bytes) {
-    std::optional<Reader> reader = unframe(k_magic, bytes);
+std::optional<Catalog> deserialize_catalog(std::string_view bytes, std::uint64_t seed) {
+    std::optional<Reader> reader = unframe(k_magic, bytes, seed);
     if (!reader) {
         return std::nullopt;
     }
@@ -385,7 +420,7 @@ std::optional<Catalog> deserialize_catalog(std::string_view bytes) {
         std::move(gpus), std::move(providers), std::move(instances), std::move(discounts));
 }
 
-SerializedParts serialize_fragment_parts(const CatalogFragment& fragment) {
+SerializedParts serialize_fragment_parts(const CatalogFragment& fragment, std::uint64_t seed) {
     Writer payload;
     std::size_t rows = 0;
     for (const InstanceInput& instance : fragment.instances) {
@@ -393,15 +428,15 @@ SerializedParts serialize_fragment_parts(const CatalogFragment& fragment) {
     }
     reserve_rows(payload, rows, fragment.instances.size());
     payload(fragment);
-    return frame(k_fragment_magic, std::move(payload));
+    return frame(k_fragment_magic, std::move(payload), seed);
 }
 
 std::string serialize_fragment(const CatalogFragment& fragment) {
     return serialize_fragment_parts(fragment).joined();
 }
 
-std::optional<CatalogFragment> deserialize_fragment(std::string_view bytes) {
-    std::optional<Reader> reader = unframe(k_fragment_magic, bytes);
+std::optional<CatalogFragment> deserialize_fragment(std::string_view bytes, std::uint64_t seed) {
+    std::optional<Reader> reader = unframe(k_fragment_magic, bytes, seed);
     if (!reader) {
         return std::nullopt;
     }
@@ -411,6 +446,15 @@ std::optional<CatalogFragment> deserialize_fragment(std::string_view bytes) {
         return std::nullopt;
     }
     return fragment;
+}
+
+void rename_origins(CatalogFragment& fragment, std::string_view file) {
+    if (fragment.file == file) {
+        return;
+    }
+    OriginRenamer renamer{InternedText(fragment.file), InternedText(file)};
+    renamer(fragment);
+    fragment.file = file;
 }
 
 } // namespace gpuadvisor

@@ -43,7 +43,7 @@ class FileLoader {
                std::vector<std::optional<std::string>>& texts,
                const std::vector<FileStamp>& stamps,
                const LoadLimits& limits,
-               const FileCache& cache,
+               CacheFolder& cache,
                bool in_runs)
         : m_files(files), m_texts(texts), m_stamps(stamps), m_limits(limits), m_cache(cache),
           m_in_runs(in_runs), m_loads(files.size()), m_parsed(files.size()) {}
@@ -70,7 +70,7 @@ class FileLoader {
     std::vector<std::optional<std::string>>& m_texts;
     const std::vector<FileStamp>& m_stamps;
     const LoadLimits& m_limits;
-    const FileCache& m_cache;
+    CacheFolder& m_cache;
     const bool m_in_runs; // else each file is decoded whole by the thread that parsed it
     std::vector<FileLoad> m_loads;
     std::vector<std::unique_ptr<ParsedFile>> m_parsed; // each file's, while being decoded
@@ -208,7 +208,7 @@ std::vector<FileLoad> load_files(const std::vector<std::string>& files,
                                  std::vector<std::optional<std::string>>& texts,
                                  const std::vector<FileStamp>& stamps,
                                  const LoadLimits& limits,
-                                 const FileCache& cache) {
+                                 CacheFolder& cache) {
     std::size_t bytes = 0;
     std::size_t to_load = 0;
     for (const auto& text : texts) {

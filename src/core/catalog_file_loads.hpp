@@ -44,6 +44,6 @@ std::vector<FileLoad> load_files(const std::vector<std::string>& files,
                                  std::vector<std::optional<std::string>>& texts,
                                  const std::vector<FileStamp>& stamps,
                                  const LoadLimits& limits,
-                                 const FileCache& cache);
+                                 CacheFolder& cache);
 
 } // namespace gpuadvisor

@@ -119,12 +119,12 @@ std::optional<std::vector<FileStamp>> read_stamps(const std::vector<std::string>
 
 // The set level's catalog for these files, if it has one: each file only hashed, block by
 // block, so a hit keeps no file in memory and parses none. nullopt: read them as usual.
-std::optional<Catalog> cached_set(const FileCache& cache,
+std::optional<Catalog> cached_set(CacheFolder& cache,
                                   std::string_view base,
                                   const std::vector<std::string>& files,
                                   const CheckOptions& checks,
                                   const LoadLimits& limits) {
-    if (base.empty() || cache.dir.empty()) {
+    if (base.empty() || cache.settings().dir.empty()) {
         return std::nullopt;
     }
     const auto stamps = read_stamps(files, limits);
@@ -134,14 +134,13 @@ std::optional<Catalog> cached_set(const FileCache& cache,
     return cached_catalog(cache, base, *stamps, checks, limits);
 }
 
-} // namespace
-
-CatalogLoad load_through_cache(const Catalog* base_catalog,
-                               std::string_view base,
-                               const std::vector<std::string>& paths,
-                               const CheckOptions& checks,
-                               const LoadLimits& limits,
-                               const FileCache& cache) {
+// load_through_cache's work, every entry through one CacheFolder.
+CatalogLoad load_through(CacheFolder& cache,
+                         const Catalog* base_catalog,
+                         std::string_view base,
+                         const std::vector<std::string>& paths,
+                         const CheckOptions& checks,
+                         const LoadLimits& limits) {
     Diagnostics diagnostics;
     std::vector<std::string> files;
     for (const std::string& path : paths) {
@@ -152,14 +151,14 @@ CatalogLoad load_through_cache(const Catalog* base_catalog,
     if (auto cached = diagnostics.has_errors() ? std::nullopt
                                                : cached_set(cache, base, files, checks, limits)) {
         const std::size_t all = files.size();
-        return {std::move(*cached), std::move(diagnostics), std::move(files), 0, all};
+        return {std::move(*cached), std::move(diagnostics), std::move(files), 0, all, {}};
     }
     std::vector<std::optional<std::string>> texts; // each file read once, kept until decoded
     for (const std::string& file : files) {
         texts.push_back(read_file_capped(file, limits, diagnostics));
     }
     std::vector<FileStamp> stamps; // the bytes read, hashed once for the cache
-    if (!cache.dir.empty()) {
+    if (!cache.settings().dir.empty()) {
         for (std::size_t i = 0; i < files.size(); ++i) {
             stamps.push_back(texts[i] ? stamp_of(files[i], *texts[i]) : FileStamp{files[i]});
         }
@@ -185,7 +184,7 @@ CatalogLoad load_through_cache(const Catalog* base_catalog,
     if (fragments.empty() && !diagnostics.has_errors() && !checks.max_age_days &&
         base_catalog != nullptr) {
         // Nothing laid over the base, and no check that depends on options: the base as it is.
-        return {*base_catalog, std::move(diagnostics), std::move(files), parsed, cached};
+        return {*base_catalog, std::move(diagnostics), std::move(files), parsed, cached, {}};
     }
     CatalogLoad load = finish(
         base_catalog, std::move(fragments), std::move(files), std::move(diagnostics), checks);
@@ -194,6 +193,20 @@ CatalogLoad load_through_cache(const Catalog* base_catalog,
     if (whole_set && no_diagnostics(load.diagnostics)) {
         store_catalog(cache, base, stamps, checks, limits, load.catalog);
     }
+    return load;
+}
+
+} // namespace
+
+CatalogLoad load_through_cache(const Catalog* base_catalog,
+                               std::string_view base,
+                               const std::vector<std::string>& paths,
+                               const CheckOptions& checks,
+                               const LoadLimits& limits,
+                               const FileCache& cache) {
+    CacheFolder folder(cache);
+    CatalogLoad load = load_through(folder, base_catalog, base, paths, checks, limits);
+    load.cache_notes = folder.finish();
     return load;
 }
 

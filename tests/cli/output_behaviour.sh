@@ -5,11 +5,7 @@
 set -u
 bin=$1 fixtures=$2
 cat_args=(--no-default-catalog --catalog "$fixtures/catalog")
-failures=0 passes=0
-check() { # description, then a command that must succeed
-  local what=$1; shift
-  if "$@"; then passes=$((passes + 1)); else echo "FAILED: $what"; failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/checks.sh"
 
 closed_pipe() {
   local err
@@ -50,5 +46,4 @@ check "two runs give byte-identical output" deterministic
 check "JSON output parses" json_valid
 check "no colour escapes when piped" colour_off_when_piped
 check "--color always colours the header" colour_always
-echo "$passes passed, $failures failed"
-[ "$failures" -eq 0 ]
+checks_done

@@ -1,5 +1,6 @@
 // The cache of large catalog files: what it returns equals the slow path, and a stale,
 // corrupt or misplaced entry is never used.
+#include "cache_fixture.hpp"
 #include "catalog_binary.hpp"
 #include "catalog_cache.hpp"
 #include "catalog_checks.hpp"
@@ -18,51 +19,9 @@
 using namespace gpuadvisor;
 namespace fs = std::filesystem;
 
-namespace {
-
-// A fresh folder with copies of the fixture catalog, and a cache folder beside them.
-struct CacheFixture {
-    fs::path root;
-    FileCache cache;
-
-    CacheFixture() {
-        static int serial = 0;
-        root = fs::temp_directory_path() / ("gpuadvisor-cache-test-" + std::to_string(::getpid()) +
-                                            "-" + std::to_string(++serial));
-        fs::remove_all(root);
-        fs::create_directories(root / "catalog");
-        for (const auto& entry : fs::directory_iterator(test::fixture("catalog"))) {
-            fs::copy_file(entry.path(), root / "catalog" / entry.path().filename());
-        }
-        cache.dir = (root / "cache").string();
-        cache.min_bytes = 0; // the fixtures are small: cache them all
-    }
-    ~CacheFixture() { fs::remove_all(root); }
-    CacheFixture(const CacheFixture&) = delete;
-    CacheFixture& operator=(const CacheFixture&) = delete;
-
-    std::string file(const std::string& name) const { return (root / "catalog" / name).string(); }
-    CatalogLoad load(const FileCache& with) const {
-        return load_catalog_over(
-            nullptr, {(root / "catalog").string()}, test::fixed_checks(), {}, with);
-    }
-    std::string entry(const std::string& name) const {
-        return cache_entry_path(cache, file(name), LoadLimits{});
-    }
-};
-
-void write(const std::string& path, const std::string& text) {
-    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
-}
-
-// Byte-identical catalogs and the same diagnostics.
-void require_same(const CatalogLoad& a, const CatalogLoad& b) {
-    CHECK(serialize_catalog(a.catalog) == serialize_catalog(b.catalog));
-    CHECK(test::describe(a.diagnostics) == test::describe(b.diagnostics));
-    CHECK(a.files == b.files);
-}
-
-} // namespace
+using test::CacheFixture;
+using test::require_same;
+using test::write;
 
 TEST_CASE("xxh64 gives the reference library's values") {
     // Reference: libxxhash 0.8.1 XXH64() (Debian libxxhash0).
@@ -97,6 +56,19 @@ TEST_CASE("xxh64 fed in pieces equals xxh64 of the whole") {
     CHECK(abc.digest() == 0x44BC2CF5AD770999ULL);
 }
 
+TEST_CASE("a fragment's positions are renamed to another path, texts that read like it are not") {
+    CatalogFragment fragment;
+    fragment.file = "a.yaml";
+    InstanceInput instance;
+    instance.instance.origin = {"a.yaml", 3, 5};
+    instance.instance.provenance.notes = "a.yaml";
+    fragment.instances.push_back(instance);
+    rename_origins(fragment, "./a.yaml");
+    CHECK(fragment.file == "./a.yaml");
+    CHECK(fragment.instances[0].instance.origin == SourcePos{"./a.yaml", 3, 5});
+    CHECK(fragment.instances[0].instance.provenance.notes == "a.yaml");
+}
+
 TEST_CASE("a catalog read through the cache equals the slow path, first and second time") {
     CacheFixture f;
     const CatalogLoad slow = f.load(FileCache{});
@@ -116,16 +88,17 @@ TEST_CASE("a catalog read through the cache equals the slow path, first and seco
     CHECK((cached.files_parsed == 0 && cached.files_cached == files));
 }
 
-TEST_CASE("a changed file is parsed again, and its new entry replaces the stale one") {
+TEST_CASE("a changed file is parsed again, and gets an entry of its own content") {
     CacheFixture f;
     f.load(f.cache);
-    const std::string before = test::read_text(f.entry("testcloud.yaml"));
+    const std::string before = f.entry("testcloud.yaml");
     std::string text = test::read_text(f.file("testcloud.yaml"));
     text += "\n# an edit that changes no value\n";
     write(f.file("testcloud.yaml"), text);
     const CatalogLoad cached = f.load(f.cache);
     require_same(f.load(FileCache{}), cached);
-    CHECK(test::read_text(f.entry("testcloud.yaml")) != before);
+    CHECK(f.entry("testcloud.yaml") != before); // named by content
+    CHECK(fs::exists(f.entry("testcloud.yaml")));
     CHECK(cached.files_parsed == 1); // the edited file; the others from their entries
     CHECK(cached.files_cached == cached.files.size() - 1);
 }
@@ -226,13 +199,15 @@ TEST_CASE("a whole set of files is cached merged, and what the entry holds is wh
     // White box: the entry's payload is what a load returns, so the tests below that see the
     // slow path's result after a change show the entry was refused, not merely unused. Its
     // pieces (header, string table, payload: written one after the other) make up exactly
-    // the catalog's serialized form.
+    // the catalog's serialized form, its checksum seeded with the header's hash.
     const std::string bytes = test::read_text(entries[0].string());
     const std::size_t payload = bytes.find("end\n") + 4;
-    CHECK(bytes.substr(payload) == serialize_catalog(whole.catalog));
-    const std::string other = serialize_catalog(test::test_catalog());
-    write(entries[0].string(), bytes.substr(0, payload) + other);
-    CHECK(serialize_catalog(load_set(f, f.cache, test::fixed_checks()).catalog) == other);
+    const std::string header = bytes.substr(0, payload);
+    CHECK(bytes.substr(payload) == serialize_catalog_parts(whole.catalog, xxh64(header)).joined());
+    const std::string other = serialize_catalog_parts(test::test_catalog(), xxh64(header)).joined();
+    write(entries[0].string(), header + other);
+    CHECK(serialize_catalog(load_set(f, f.cache, test::fixed_checks()).catalog) ==
+          serialize_catalog(test::test_catalog()));
 }
 
 TEST_CASE("a set entry is refused when a file, the day or the entry itself changed") {
@@ -259,8 +234,10 @@ TEST_CASE("a set entry is refused when a file, the day or the entry itself chang
         write(entry, bytes);
         require_same(load_set(f, FileCache{}, test::fixed_checks()),
                      load_set(f, f.cache, test::fixed_checks()));
-        CHECK(deserialize_catalog(test::read_text(entry).substr(
-            test::read_text(entry).find("end\n") + 4))); // rebuilt whole
+        const std::string rebuilt = test::read_text(entry);
+        const std::size_t payload = rebuilt.find("end\n") + 4;
+        CHECK(deserialize_catalog(rebuilt.substr(payload),
+                                  xxh64(rebuilt.substr(0, payload)))); // rebuilt whole
     }
     CHECK(set_entries(f).size() == 1); // rewritten in place, not added
 }
