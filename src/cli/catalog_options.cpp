@@ -5,6 +5,7 @@
 #include "gpuadvisor/spelling.hpp"
 #include "output.hpp"
 #include "stage_clock.hpp"
+#include "text.hpp"
 
 #include <fmt/format.h>
 
@@ -103,7 +104,7 @@ CatalogLoad load_catalog_timed(const CatalogSources& sources, const CheckOptions
     }
     for (const std::string& note : load.cache_notes) {
         if (!io.quiet) {
-            io.err << "gpuadvisor: note: " << note << '\n';
+            io.err << "gpuadvisor: note: " << terminal_safe(note) << '\n';
         }
     }
     return load;

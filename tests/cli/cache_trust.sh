@@ -69,6 +69,11 @@ env -u XDG_CACHE_HOME GPUADVISOR_CACHE_DIR="$work/shared" timeout 20 "$bin" -q "
 echo $? >"$work/status"
 check "a group-writable folder with -q: the same answer, no note" answers
 check "a group-writable folder with -q: nothing on stderr" quiet
+escape=$'\e'
+mkdir -m 770 "$work/sh${escape}[31mared"
+run "$work/sh${escape}[31mared"
+check "a folder named with ESC: the note escapes it" \
+  bash -c 'grep -qF "sh\\u{001B}[31mared" "$0" && ! grep -q "$1" "$0"' "$work/err" "$escape"
 chmod 700 "$work/shared"
 entry=$(entries "$work/shared" | grep '^set-') # (read first: a file's is read only if it is refused)
 chmod 666 "$work/shared/$entry"
