@@ -11,9 +11,12 @@ read by the command that reads that kind of file:
   rules    gpuadvisor catalog validate --rules FILE  (errors: exit 1; unreadable: exit 3)
 and must give the expected exit code, the expected diagnostic code at FILE:LINE:COL, within
 10 s, and never a crash (a signal, exit 4) or text on stdout that is not the command's own.
-Accepted inputs (a UTF-8 BOM, CRLF line ends) must give exit 0 and no error.
+Accepted inputs (a UTF-8 BOM, CRLF line ends) must give exit 0 and no error. A catalog
+folder and a rules folder holding odd entries (a dangling symlink, a loop, a FIFO, a folder,
+each named *.yaml) must warn about each (skipped-file), and fail under --strict.
 """
 import argparse
+import os
 import pathlib
 import re
 import subprocess
@@ -225,6 +228,39 @@ def run_case(binary, kind, directory, case):
     return None
 
 
+# What a catalog or rules folder holds beside its one good file, each a warning
+# (skipped-file) and, with --strict, an error: entries with a YAML name that are not files.
+def odd_entries(folder):
+    (folder / "dangling.yaml").symlink_to("nowhere.yaml")
+    (folder / "loop.yaml").symlink_to("loop.yaml")
+    os.mkfifo(folder / "fifo.yaml")
+    (folder / "sub.yaml").mkdir()
+    return ["dangling.yaml", "loop.yaml", "fifo.yaml", "sub.yaml"]
+
+
+def folder_cases(binary, directory):
+    """A folder's odd entries are reported, never skipped silently, for catalogs and rules."""
+    problems = []
+    for kind, file in (("catalog", "hostile.yaml"), ("rules", "rules.yaml")):
+        folder = directory / f"{kind}-folder"
+        folder.mkdir()
+        (folder / file).write_text(SKELETON[kind])
+        odd = odd_entries(folder)
+        for strict in ([], ["--strict"]):
+            args = command(binary, kind, folder) + strict
+            done = subprocess.run(args, capture_output=True, text=True, timeout=10,
+                                  env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"}, check=False)
+            expected = 1 if strict else 0
+            if done.returncode != expected:
+                problems.append(f"{kind} folder {strict}: exit {done.returncode}, expected "
+                                f"{expected}: {done.stderr[:300]}")
+            for name in odd:
+                if f"{folder / name}: warning[skipped-file]" not in done.stderr:
+                    problems.append(f"{kind} folder: no warning for {name}: "
+                                    f"{done.stderr[:300]}")
+    return problems
+
+
 def main():
     global GPUS_FILE
     parser = argparse.ArgumentParser()
@@ -244,6 +280,10 @@ def main():
                 if problem:
                     failed += 1
                     print(f"FAIL {kind}/{case[0]}: {problem}")
+        total += 1
+        for problem in folder_cases(args.binary, directory):
+            failed += 1
+            print(f"FAIL folder: {problem}")
     print(f"{total} hostile cases, {failed} failed")
     return 1 if failed else 0
 

@@ -7,6 +7,8 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <filesystem>
+#include <unistd.h>
 
 using namespace gpuadvisor;
 
@@ -239,6 +241,38 @@ TEST_CASE("discounts: later files replace the same id; each reference is checked
     CHECK(edp.origin.file == "b.yaml");
     // The instances keep their list prices: a discount changes what is paid, not the data.
     CHECK(load.catalog.instances() == test::test_catalog().instances());
+}
+
+TEST_CASE("a folder's entries named *.yaml that are not files are left out with a warning") {
+    namespace fs = std::filesystem;
+    const fs::path folder =
+        fs::temp_directory_path() / ("gpuadvisor-folder-" + std::to_string(::getpid()));
+    fs::remove_all(folder);
+    fs::create_directories(folder / "nested.yaml");
+    fs::copy_file(test::fixture("catalog/gpus.yaml"), folder / "gpus.yaml");
+    fs::create_symlink("gone.yaml", folder / "dangling.yaml");
+    fs::create_symlink("loop.yml", folder / "loop.yml");
+    fs::create_symlink("gpus.yaml", folder / "alias.yaml"); // a symlink to a file is read
+    fs::create_directories(folder / "notes");               // not a YAML name: not listed
+    const CatalogLoad load = load_catalog_over(nullptr, {folder.string()}, test::fixed_checks());
+    std::string described;
+    for (const Diagnostic& d : load.diagnostics.items()) {
+        described += format_diagnostic(d) + " / " + d.hint + "\n";
+    }
+    fs::remove_all(folder);
+    const std::string base = folder.string() + "/";
+    CHECK(load.files == std::vector<std::string>{base + "alias.yaml", base + "gpus.yaml"});
+    CHECK(load.diagnostics.error_count() == 0);
+    CHECK(load.diagnostics.warning_count() == 3);
+    CHECK(described.find(base + "dangling.yaml: warning[skipped-file]: not read: a symlink to "
+                                "'gone.yaml', which does not exist / fix the link or remove it") !=
+          std::string::npos);
+    CHECK(described.find(base + "loop.yml: warning[skipped-file]: not read: a symlink loop") !=
+          std::string::npos);
+    CHECK(described.find(base +
+                         "nested.yaml: warning[skipped-file]: not read: a folder (folders are "
+                         "not read recursively) / rename it without .yaml, or name it with a "
+                         "--catalog of its own") != std::string::npos);
 }
 
 TEST_CASE("the compiled built-in catalog equals data/ loaded through the slow path") {
