@@ -109,7 +109,7 @@ void register_catalog_validate(CLI::App& catalog, Registry registry) {
         ->type_name("PATH...");
     validate
         ->add_option("--max-age-days", options->max_age_days, "Warn about prices older than N days")
-        ->check(CLI::Range(0, 36500));
+        ->check(whole_range(0, 36500));
     validate->add_flag("--strict", options->strict, "Warnings count as errors");
     validate->add_option("--rules", options->rule_paths, "Rule files or folders to check too")
         ->type_name("PATH");
