@@ -2,11 +2,13 @@
 
 #include "discount_decode.hpp"
 #include "gpuadvisor/spelling.hpp"
+#include "gpuadvisor/units.hpp"
 #include "helper_thread.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <iterator>
 #include <map>
@@ -494,6 +496,147 @@ Catalog merge_fragments(const Catalog* base,
         merge_discounts(base, fragments), provider_list, instance_list, options.today, diagnostics);
     return Catalog(
         std::move(gpus), std::move(provider_list), std::move(instance_list), std::move(discounts));
+}
+
+namespace {
+
+// The least plausible memory bandwidth for a memory type, GB/s: below it, the figure is in
+// TB/s (2.039 for the A100-80GB's 2,039 GB/s).
+// - HBM: one stack has a 1024-bit interface, so HBM1 at 1 Gb/s per pin already gives 128 GB/s
+//   per stack (JEDEC JESD235); the slowest HBM GPU shipped, the Radeon Pro Vega 16 (one HBM2
+//   stack at 1.2 Gb/s), has 154 GB/s; data-centre parts run from 484 GB/s (MI25) to
+//   8,000 GB/s (B200). A TB/s slip gives 0.1-8.
+// - GDDR, LPDDR, DDR and the rest: the slowest boards sold have 40-80 GB/s (GT 1030 with
+//   64-bit GDDR5 at 6 Gb/s: 48 GB/s; T400 with GDDR6: 80 GB/s); data-centre parts run from
+//   192 GB/s (P4) to 960 GB/s. A TB/s slip gives below 2.
+double least_bandwidth(std::string_view memory_type) {
+    return to_lower(memory_type).starts_with("hbm") ? 100 : 10;
+}
+
+void check_bandwidth(const GpuFigures& gpu, Diagnostics& diagnostics) {
+    const Figure& bandwidth = gpu.memory_bandwidth_gb_per_s;
+    const std::string type = gpu.memory_type.value_or("");
+    const double least = least_bandwidth(type);
+    if (!bandwidth.value || *bandwidth.value >= least) {
+        return;
+    }
+    diagnostics.warning(
+        bandwidth.pos,
+        "implausible-bandwidth",
+        fmt::format("{}.memory_bandwidth_gb_per_s: {} GB/s is below any {}GPU's ({} GB/s or more)",
+                    gpu.path,
+                    format_number(*bandwidth.value),
+                    type.empty() ? "" : type + " ",
+                    format_number(least)),
+        fmt::format("the field is in GB/s: a datasheet's {} TB/s is {} GB/s",
+                    format_number(*bandwidth.value),
+                    format_number(std::round(*bandwidth.value * 1e6) / 1e3)));
+}
+
+void check_fp64(const GpuFigures& gpu, Diagnostics& diagnostics) {
+    const Figure& fp64 = gpu.fp64_tflops;
+    const Figure& fp32 = gpu.fp32_tflops;
+    if (!fp64.value || !fp32.value || !(*fp64.value > *fp32.value)) {
+        return;
+    }
+    // FP64 vector runs at most at the FP32 rate: 1:2 on NVIDIA's data-centre GPUs, 1:1 on
+    // the MI250X, far less on the rest. An FP64 tensor (matrix) figure can be above it.
+    diagnostics.warning(
+        fp64.pos,
+        "fp64-above-fp32",
+        fmt::format("{}.fp64_tflops: {} is above fp32_tflops {}: no GPU runs FP64 vector "
+                    "faster than FP32",
+                    gpu.path,
+                    format_number(*fp64.value),
+                    format_number(*fp32.value)),
+        "fp64_tflops is the FP64 vector peak; an FP64 tensor (matrix) figure, such as the "
+        "H100's 67, goes in fp64_tensor_tflops");
+}
+
+// A dense FP16 or BF16 figure that is the with-sparsity one. Two ratios hold on every GPU
+// with structured sparsity (Ampere, Ada, Hopper, Blackwell; CDNA3 too) and give it away,
+// whatever the generation: dense FP16 = 2 x dense TF32 (A100 312 / 156, H100 SXM 989.4 /
+// 494.7, L40S 362 / 183, MI300X 1307.4 / 653.7), so the sparse figure is 4x; and dense FP8 =
+// 2 x dense FP16 (H100 1978.9 / 989.4, L4 242.5 / 121), so the sparse FP16 figure equals
+// dense FP8. The tests take the midpoints, 3x and 1.5x, so a rounded datasheet figure stays
+// clear. A ratio to FP32 vector would not do: dense FP16 is 16x FP32 on the A100 and 30x
+// on the B200, above the H100's sparse 29.5x. Before Ampere (no TF32, no FP8) there is no
+// sparsity to mistake.
+void check_sparse(const GpuFigures& gpu,
+                  const Figure& figure,
+                  std::string_view field,
+                  Diagnostics& diagnostics) {
+    if (!figure.value) {
+        return;
+    }
+    const double value = *figure.value;
+    const auto warn = [&](std::string why) {
+        diagnostics.warning(
+            figure.pos,
+            "sparse-figure",
+            fmt::format("{}.{}: {} {}: it looks like the with-sparsity figure",
+                        gpu.path,
+                        field,
+                        format_number(value),
+                        why),
+            fmt::format("give the dense figure, half the with-sparsity one ({}); datasheets mark "
+                        "sparse figures with an asterisk",
+                        format_number(value / 2)));
+    };
+    const auto& tf32 = gpu.tf32_tflops.value;
+    const auto& fp8 = gpu.fp8_tflops.value;
+    if (tf32 && value >= 3 * *tf32) {
+        warn(fmt::format("is {}x tf32_tflops {} (dense, it is 2x)",
+                         format_number(std::round(value / *tf32 * 10) / 10),
+                         format_number(*tf32)));
+    } else if (fp8 && value * 1.5 > *fp8) {
+        warn(fmt::format("is as high as fp8_tflops {} (dense, it is half)", format_number(*fp8)));
+    }
+}
+
+} // namespace
+
+void check_gpu_figures(const GpuFigures& gpu, Diagnostics& diagnostics) {
+    check_bandwidth(gpu, diagnostics);
+    check_fp64(gpu, diagnostics);
+    check_sparse(gpu, gpu.fp16_tflops, "fp16_tflops", diagnostics);
+    check_sparse(gpu, gpu.bf16_tflops, "bf16_tflops", diagnostics);
+}
+
+void check_interruption_band(std::string_view band,
+                             const SourcePos& pos,
+                             std::string_view path,
+                             Diagnostics& diagnostics) {
+    // The numbers of the band a '%' ends: "<5%", "5-10%", ">20%" (AWS's Spot Instance
+    // Advisor), "0-5%" (Azure's eviction rate). Other numbers ("us-east-1") are not rates.
+    double highest = 0;
+    for (std::size_t percent = band.find('%'); percent != std::string_view::npos;
+         percent = band.find('%', percent + 1)) {
+        std::size_t start = percent;
+        while (start > 0 && (std::isdigit(static_cast<unsigned char>(band[start - 1])) != 0 ||
+                             band[start - 1] == '.' || band[start - 1] == '-')) {
+            --start;
+        }
+        // "5-10": each number of the range; a leading '-' is a dash, not a sign.
+        for (std::string_view run = band.substr(start, percent - start); !run.empty();) {
+            const std::size_t dash = run.find('-');
+            if (const auto rate = parse_strict_number(run.substr(0, dash))) {
+                highest = std::max(highest, *rate);
+            }
+            run = dash == std::string_view::npos ? std::string_view() : run.substr(dash + 1);
+        }
+    }
+    if (highest > 100) {
+        diagnostics.warning(pos,
+                            "implausible-interruption",
+                            fmt::format("{}.spot_interruption: '{}' names a rate of {}%, above "
+                                        "100%",
+                                        path,
+                                        band,
+                                        format_number(highest)),
+                            "a band is a share of instances interrupted a month, such as <5%, "
+                            "5-10%, >20%");
+    }
 }
 
 } // namespace gpuadvisor

@@ -1,5 +1,6 @@
 #include "catalog_decode.hpp"
 
+#include "catalog_checks.hpp"
 #include "discount_decode.hpp"
 #include "schema.hpp"
 
@@ -126,6 +127,8 @@ class Decoder {
     bool schema_version(const YamlNode& root);
     ProvenanceInput provenance(const YamlNode& map, std::string_view path, bool required);
     std::optional<GpuInput> gpu(const YamlNode& node, const std::string& path);
+    // The GPU's memory type, bandwidth and peak figures, each nullopt where absent or bad.
+    GpuFigures figures(const YamlNode& node, const std::string& path);
     std::optional<ProviderInput> provider(const YamlNode& node);
     std::optional<InstanceInput> instance(const YamlNode& node, const std::string& path);
     std::optional<PriceRowInput> price_row(const YamlNode& node, const std::string& path);
@@ -229,20 +232,18 @@ std::optional<GpuInput> Decoder::gpu(const YamlNode& node, const std::string& pa
         m_read.one_of(node, "form_factor", path, Need::required, k_form_factors).value_or("");
     gpu.memory_gb =
         m_read.number(node, "memory_gb", path, Need::required, {0.1, true, 2000}).value_or(0);
-    gpu.memory_type = m_read.text(node, "memory_type", path, Need::optional).value_or("");
-    gpu.memory_bandwidth_gb_per_s =
-        m_read.number(node, "memory_bandwidth_gb_per_s", path, Need::required, {1, true, 100000})
-            .value_or(0);
-    gpu.fp64_tflops =
-        m_read.number(node, "fp64_tflops", path, Need::required, k_tflops).value_or(0);
+    GpuFigures figures = this->figures(node, path);
+    gpu.memory_type = figures.memory_type.value_or("");
+    gpu.memory_bandwidth_gb_per_s = figures.memory_bandwidth_gb_per_s.value.value_or(0);
+    gpu.fp64_tflops = figures.fp64_tflops.value.value_or(0);
     gpu.fp64_tensor_tflops =
         m_read.number(node, "fp64_tensor_tflops", path, Need::optional, k_positive_tflops);
-    gpu.fp32_tflops =
-        m_read.number(node, "fp32_tflops", path, Need::required, k_positive_tflops).value_or(0);
-    gpu.tf32_tflops = m_read.number(node, "tf32_tflops", path, Need::optional, k_positive_tflops);
-    gpu.fp16_tflops = m_read.number(node, "fp16_tflops", path, Need::optional, k_positive_tflops);
-    gpu.bf16_tflops = m_read.number(node, "bf16_tflops", path, Need::optional, k_positive_tflops);
-    gpu.fp8_tflops = m_read.number(node, "fp8_tflops", path, Need::optional, k_positive_tflops);
+    gpu.fp32_tflops = figures.fp32_tflops.value.value_or(0);
+    gpu.tf32_tflops = figures.tf32_tflops.value;
+    gpu.fp16_tflops = figures.fp16_tflops.value;
+    gpu.bf16_tflops = figures.bf16_tflops.value;
+    gpu.fp8_tflops = figures.fp8_tflops.value;
+    check_gpu_figures(figures, m_read.diagnostics()); // on what decoded, errors elsewhere or not
     gpu.int8_tops = m_read.number(node, "int8_tops", path, Need::optional, k_positive_tflops);
     gpu.tdp_w = m_read.number(node, "tdp_w", path, Need::optional, {0, false, 5000});
     gpu.nvlink_gb_per_s =
@@ -270,6 +271,26 @@ std::optional<GpuInput> Decoder::gpu(const YamlNode& node, const std::string& pa
                       input.provenance.confidence.value_or(Confidence::high),
                       input.provenance.notes};
     return input;
+}
+
+GpuFigures Decoder::figures(const YamlNode& node, const std::string& path) {
+    const auto figure = [&](std::string_view key, Need need, Range range) {
+        const YamlNode* at = node.find(key);
+        return Figure{m_read.number(node, key, path, need, range),
+                      m_read.pos(at != nullptr ? *at : node)};
+    };
+    GpuFigures figures;
+    figures.path = path;
+    figures.memory_type = m_read.text(node, "memory_type", path, Need::optional);
+    figures.memory_bandwidth_gb_per_s =
+        figure("memory_bandwidth_gb_per_s", Need::required, {1, true, 100000});
+    figures.fp64_tflops = figure("fp64_tflops", Need::required, k_tflops);
+    figures.fp32_tflops = figure("fp32_tflops", Need::required, k_positive_tflops);
+    figures.tf32_tflops = figure("tf32_tflops", Need::optional, k_positive_tflops);
+    figures.fp16_tflops = figure("fp16_tflops", Need::optional, k_positive_tflops);
+    figures.bf16_tflops = figure("bf16_tflops", Need::optional, k_positive_tflops);
+    figures.fp8_tflops = figure("fp8_tflops", Need::optional, k_positive_tflops);
+    return figures;
 }
 
 std::optional<ProviderInput> Decoder::provider(const YamlNode& node) {
@@ -343,8 +364,11 @@ std::optional<PriceRowInput> Decoder::price_row(const YamlNode& node, const std:
     row.reserved_3y = money("reserved_3y", bit("reserved_3y"));
     row.subscription_monthly = money("subscription_monthly", bit("subscription_monthly"));
     if (gives(bit("spot_interruption"))) {
-        row.spot_interruption =
-            m_read.text(node, "spot_interruption", path, Need::optional).value_or("");
+        if (auto band = m_read.text(node, "spot_interruption", path, Need::optional)) {
+            check_interruption_band(
+                *band, m_read.pos(*node.find("spot_interruption")), path, m_read.diagnostics());
+            row.spot_interruption = std::move(*band);
+        }
     }
     if (gives(bit("currency"))) {
         input.currency = currency(node, path);
