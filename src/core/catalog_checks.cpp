@@ -558,10 +558,10 @@ void check_fp64(const GpuFigures& gpu, Diagnostics& diagnostics) {
 // whatever the generation: dense FP16 = 2 x dense TF32 (A100 312 / 156, H100 SXM 989.4 /
 // 494.7, L40S 362 / 183, MI300X 1307.4 / 653.7), so the sparse figure is 4x; and dense FP8 =
 // 2 x dense FP16 (H100 1978.9 / 989.4, L4 242.5 / 121), so the sparse FP16 figure equals
-// dense FP8. The tests take the midpoints, 3x and 1.5x, so a rounded datasheet figure stays
-// clear. A ratio to FP32 vector would not do: dense FP16 is 16x FP32 on the A100 and 30x
-// on the B200, above the H100's sparse 29.5x. Before Ampere (no TF32, no FP8) there is no
-// sparsity to mistake.
+// dense FP8. The tests take the midpoints, 3x TF32 and 2/3 of FP8, so a rounded datasheet figure
+// stays clear. A ratio to FP32 vector would not do: dense FP16 is 16x FP32 on the A100 and 30x on
+// the B200, above the H100's sparse 29.5x. Before Ampere (no TF32, no FP8) there is no sparsity to
+// mistake.
 void check_sparse(const GpuFigures& gpu,
                   const Figure& figure,
                   std::string_view field,
@@ -590,7 +590,9 @@ void check_sparse(const GpuFigures& gpu,
                          format_number(std::round(value / *tf32 * 10) / 10),
                          format_number(*tf32)));
     } else if (fp8 && value * 1.5 > *fp8) {
-        warn(fmt::format("is as high as fp8_tflops {} (dense, it is half)", format_number(*fp8)));
+        warn(fmt::format("is {}x fp8_tflops {} (dense, it is 0.5x)",
+                         format_number(std::round(value / *fp8 * 10) / 10),
+                         format_number(*fp8)));
     }
 }
 
