@@ -12,6 +12,7 @@
 #include <cmath>
 #include <iterator>
 #include <map>
+#include <set>
 
 namespace gpuadvisor {
 
@@ -21,7 +22,12 @@ struct ProviderState {
     Provider provider;
     ProvenanceInput provenance;
     bool has_currency = false;
+    bool flawed = false; // a block of it has an error of its own: not checked for completeness
 };
+
+// The lower-case names (ids and aliases) of GPUs with an error of their own: not in the
+// catalog, but what names them is not reported for it.
+using NameSet = std::set<std::string, std::less<>>;
 
 struct PendingInstance {
     InstanceInput input;
@@ -57,6 +63,7 @@ void merge_provider(std::map<std::string, ProviderState>& providers, const Provi
         provider.id = input.id;
         provider.origin = input.origin;
     }
+    state.flawed = state.flawed || input.flawed;
     if (input.name) {
         provider.name = *input.name;
     }
@@ -83,6 +90,10 @@ void merge_provider(std::map<std::string, ProviderState>& providers, const Provi
 // Every provider needs these once all overlays are merged.
 void check_provider_complete(ProviderState& state, Diagnostics& diagnostics) {
     Provider& provider = state.provider;
+    if (state.flawed) { // a field given with an error would read as missing
+        provider.provenance = resolve(state.provenance, {});
+        return;
+    }
     const auto missing = [&](std::string_view field) {
         diagnostics.error(provider.origin,
                           "missing-field",
@@ -140,8 +151,12 @@ std::string hint_or(std::string hint, std::string fallback) {
     return hint.empty() ? std::move(fallback) : std::move(hint);
 }
 
-// Resolves `gpu:` to a canonical id; false (with an error) if it does not name exactly one GPU.
-bool resolve_gpu(const Catalog& gpus, InstanceType& instance, Diagnostics& diagnostics) {
+// Resolves `gpu:` to a canonical id; false (with an error) if it does not name exactly one GPU
+// (without one when it names a GPU with an error of its own).
+bool resolve_gpu(const Catalog& gpus,
+                 const NameSet& flawed_gpus,
+                 InstanceType& instance,
+                 Diagnostics& diagnostics) {
     const std::string path = fmt::format("instances[{}].gpu", instance.id);
     const auto matches = gpus.match_gpus(instance.gpu);
     const Gpu* exact = gpus.find_gpu(instance.gpu);
@@ -156,6 +171,9 @@ bool resolve_gpu(const Catalog& gpus, InstanceType& instance, Diagnostics& diagn
     if (exact != nullptr) {
         instance.gpu = exact->id;
         return true;
+    }
+    if (flawed_gpus.contains(to_lower(instance.gpu))) {
+        return false; // its own error says it all
     }
     std::vector<std::string> ids;
     for (const Gpu* gpu : matches) {
@@ -258,20 +276,15 @@ void check_dates(const SourcePos& pos,
     }
 }
 
-void check_instance(const InstanceType& instance,
-                    const Provider& provider,
-                    const Gpu& gpu,
-                    const CheckOptions& options,
-                    Diagnostics& diagnostics) {
-    const std::string path = fmt::format("instances[{}]", instance.id);
+void check_gpu_memory(const InstanceType& instance, const Gpu& gpu, Diagnostics& diagnostics) {
     if (instance.gpu_memory_gb) {
         const double expected = instance.gpu_count * gpu.memory_gb;
         if (std::abs(*instance.gpu_memory_gb - expected) > 0.1 * expected) {
             diagnostics.warning(instance.origin,
                                 "gpu-memory-mismatch",
-                                fmt::format("{}: gpu_memory_gb {} disagrees with {} x {} ({} GB "
-                                            "each) = {} GB",
-                                            path,
+                                fmt::format("instances[{}]: gpu_memory_gb {} disagrees with {} x "
+                                            "{} ({} GB each) = {} GB",
+                                            instance.id,
                                             format_number(*instance.gpu_memory_gb),
                                             format_number(instance.gpu_count),
                                             gpu.id,
@@ -280,6 +293,15 @@ void check_instance(const InstanceType& instance,
                                 "check the GPU model (SXM/PCIe, memory size) and the count");
         }
     }
+}
+
+void check_instance(const InstanceType& instance,
+                    const Provider& provider,
+                    const Gpu& gpu,
+                    const CheckOptions& options,
+                    Diagnostics& diagnostics) {
+    const std::string path = fmt::format("instances[{}]", instance.id);
+    check_gpu_memory(instance, gpu, diagnostics);
     check_dates(instance.origin, path, instance.provenance.as_of, options, diagnostics);
     std::size_t stale = 0;
     Date oldest = options.today;
@@ -341,6 +363,7 @@ void seed_from_base(const Catalog& base,
 std::optional<InstanceType> merge_instance(PendingInstance& pending,
                                            const ProviderState& state,
                                            const Catalog& gpu_index,
+                                           const NameSet& flawed_gpus,
                                            const CheckOptions& options,
                                            Diagnostics& diagnostics) {
     InstanceType instance = std::move(pending.input.instance);
@@ -357,7 +380,7 @@ std::optional<InstanceType> merge_instance(PendingInstance& pending,
         instance.regions.push_back(std::move(row));
     }
     std::vector<PriceRowInput>().swap(pending.input.rows); // peak memory: one copy of rows
-    if (!resolve_gpu(gpu_index, instance, diagnostics)) {
+    if (!resolve_gpu(gpu_index, flawed_gpus, instance, diagnostics)) {
         return std::nullopt;
     }
     check_instance(
@@ -375,6 +398,7 @@ std::vector<InstanceType>
 merge_instances(std::map<std::pair<std::string, std::string>, PendingInstance>& instances,
                 const std::map<std::string, ProviderState>& providers,
                 const Catalog& gpu_index,
+                const NameSet& flawed_gpus,
                 const CheckOptions& options,
                 Diagnostics& diagnostics,
                 std::size_t threads) {
@@ -396,8 +420,8 @@ merge_instances(std::map<std::pair<std::string, std::string>, PendingInstance>& 
         shares[t].reserve(last - first);
         for (std::size_t i = first; i < last; ++i) {
             auto& [instance, state] = pending[i];
-            if (auto merged =
-                    merge_instance(*instance, *state, gpu_index, options, share_diagnostics[t])) {
+            if (auto merged = merge_instance(
+                    *instance, *state, gpu_index, flawed_gpus, options, share_diagnostics[t])) {
                 shares[t].push_back(std::move(*merged));
             }
         }
@@ -409,6 +433,72 @@ merge_instances(std::map<std::pair<std::string, std::string>, PendingInstance>& 
         std::move(shares[t].begin(), shares[t].end(), std::back_inserter(merged));
     }
     return merged;
+}
+
+// An instance type left out of the merge: with an error of its own or in a row, or in a file
+// whose provider block has an error or is missing. `provider`: the file's provider id, if any.
+struct Unmerged {
+    InstanceInput input;
+    std::string provider;
+};
+
+// Moves the fragment's instance types that cannot be merged to `unmerged`.
+void set_aside(CatalogFragment& fragment, std::vector<Unmerged>& unmerged) {
+    const std::string provider = fragment.provider ? fragment.provider->id : std::string();
+    if (!fragment.provider || fragment.provider->flawed) {
+        for (InstanceInput& input : fragment.instances) {
+            unmerged.push_back({std::move(input), provider});
+        }
+        fragment.instances.clear();
+    }
+    for (InstanceInput& input : fragment.flawed_instances) {
+        unmerged.push_back({std::move(input), provider});
+    }
+}
+
+// An instance type left out of the merge, checked for what decoded clean so that one run of
+// `catalog validate` reports every problem: its rows' prices (a price that did not decode is
+// nullopt) and regions, its own dates where they decoded, its GPU reference, and the GPU
+// memory when its own fields decoded. Returned (nullopt without a valid id) so that a
+// discount naming it is not reported as naming nothing.
+std::optional<InstanceType> check_unmerged(Unmerged& unmerged,
+                                           const std::map<std::string, ProviderState>& providers,
+                                           const Catalog& gpu_index,
+                                           const NameSet& flawed_gpus,
+                                           const CheckOptions& options,
+                                           Diagnostics& diagnostics) {
+    InstanceInput& input = unmerged.input;
+    InstanceType instance = std::move(input.instance);
+    if (instance.id.empty()) {
+        return std::nullopt;
+    }
+    instance.provider = unmerged.provider;
+    const auto state = providers.find(unmerged.provider);
+    const Provider provider = state != providers.end() ? state->second.provider : Provider{};
+    const std::string path = fmt::format("instances[{}]", instance.id);
+    if (!input.fields_flawed && input.provenance.as_of) {
+        check_dates(instance.origin, path, *input.provenance.as_of, options, diagnostics);
+    }
+    for (PriceRowInput& row_input : input.rows) {
+        PriceRow row = std::move(row_input.row);
+        if (row.region.empty()) {
+            continue;
+        }
+        check_prices(instance, provider, row, diagnostics);
+        if (!row_input.flawed && row_input.provenance.as_of) {
+            check_dates(row.origin,
+                        fmt::format("{}.regions[{}]", path, row.region),
+                        *row_input.provenance.as_of,
+                        options,
+                        diagnostics);
+        }
+        instance.regions.push_back(std::move(row));
+    }
+    if (!instance.gpu.empty() && resolve_gpu(gpu_index, flawed_gpus, instance, diagnostics) &&
+        !input.fields_flawed) {
+        check_gpu_memory(instance, *gpu_index.find_gpu(instance.gpu), diagnostics);
+    }
+    return instance;
 }
 
 // Every discount, later files replacing earlier ones of the same id.
@@ -444,6 +534,8 @@ Catalog merge_fragments(const Catalog* base,
     std::map<std::string, ProviderState> providers;
     std::map<std::pair<std::string, std::string>, PendingInstance> instances;
     std::vector<std::string> gpu_order;
+    NameSet flawed_gpus;
+    std::vector<Unmerged> unmerged;
     if (base != nullptr) {
         seed_from_base(*base, gpus_by_id, providers, instances);
         for (const Gpu& gpu : base->gpus()) {
@@ -457,9 +549,11 @@ Catalog merge_fragments(const Catalog* base,
             gpu_order.push_back(id);
             gpus_by_id.insert_or_assign(id, std::move(input.gpu));
         }
-        if (fragment.provider) {
+        flawed_gpus.insert(fragment.flawed_gpus.begin(), fragment.flawed_gpus.end());
+        if (fragment.provider && !fragment.provider->id.empty()) {
             merge_provider(providers, *fragment.provider);
         }
+        set_aside(fragment, unmerged);
         for (InstanceInput& input : fragment.instances) {
             input.instance.provider = fragment.provider ? fragment.provider->id : std::string();
             const auto key = std::pair{input.instance.provider, to_lower(input.instance.id)};
@@ -487,13 +581,26 @@ Catalog merge_fragments(const Catalog* base,
     for (auto& [id, state] : providers) {
         check_provider_complete(state, diagnostics);
     }
-    std::vector<InstanceType> instance_list =
-        merge_instances(instances, providers, gpu_index, options, diagnostics, threads);
+    std::vector<InstanceType> instance_list = merge_instances(
+        instances, providers, gpu_index, flawed_gpus, options, diagnostics, threads);
+    std::vector<InstanceType> referable; // what discounts may name: the unmerged ones too
+    for (Unmerged& entry : unmerged) {
+        if (auto checked =
+                check_unmerged(entry, providers, gpu_index, flawed_gpus, options, diagnostics)) {
+            referable.push_back(std::move(*checked));
+        }
+    }
+    if (!referable.empty()) {
+        referable.insert(referable.begin(), instance_list.begin(), instance_list.end());
+    }
     for (auto& [id, state] : providers) {
         provider_list.push_back(std::move(state.provider));
     }
-    std::vector<Discount> discounts = check_discounts(
-        merge_discounts(base, fragments), provider_list, instance_list, options.today, diagnostics);
+    std::vector<Discount> discounts = check_discounts(merge_discounts(base, fragments),
+                                                      provider_list,
+                                                      referable.empty() ? instance_list : referable,
+                                                      options.today,
+                                                      diagnostics);
     return Catalog(
         std::move(gpus), std::move(provider_list), std::move(instance_list), std::move(discounts));
 }

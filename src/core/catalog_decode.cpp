@@ -133,6 +133,10 @@ class Decoder {
     std::optional<InstanceInput> instance(const YamlNode& node, const std::string& path);
     std::optional<PriceRowInput> price_row(const YamlNode& node, const std::string& path);
     std::optional<std::string> currency(const YamlNode& map, std::string_view path);
+    // The ids (under `key`) of a list's entries that give a valid one, with each entry's
+    // position: what check_unique checks, whether the entry decoded or not.
+    std::vector<std::pair<std::string, SourcePos>> listed_ids(const std::span<const YamlNode>* list,
+                                                              std::string_view key);
     void check_unique(const std::vector<std::pair<std::string, SourcePos>>& ids,
                       std::string_view what);
 
@@ -263,8 +267,9 @@ std::optional<GpuInput> Decoder::gpu(const YamlNode& node, const std::string& pa
         }
     }
     input.provenance = provenance(node, path, true);
-    if (errors() != before) {
-        return std::nullopt;
+    input.flawed = errors() != before;
+    if (input.flawed) {
+        return input;
     }
     gpu.provenance = {*input.provenance.source,
                       *input.provenance.as_of,
@@ -305,8 +310,8 @@ std::optional<ProviderInput> Decoder::provider(const YamlNode& node) {
     input.name = m_read.text(node, "name", path, Need::optional);
     input.currency = currency(node, path);
     input.provenance = provenance(node, path, false);
-    std::vector<std::pair<std::string, SourcePos>> region_ids;
-    if (const auto* regions = m_read.list(node, "regions", path, Need::optional)) {
+    const auto* regions = m_read.list(node, "regions", path, Need::optional);
+    if (regions != nullptr) {
         for (std::size_t i = 0; i < regions->size(); ++i) {
             const YamlNode& region = (*regions)[i];
             const std::string region_path = entry_path("provider.regions", i, region, "id");
@@ -327,14 +332,11 @@ std::optional<ProviderInput> Decoder::provider(const YamlNode& node) {
                                                        info.country),
                                            "write an ISO 3166 alpha-2 code such as US, CN, SG");
             }
-            region_ids.emplace_back(info.id, m_read.pos(region));
             input.regions.push_back(std::move(info));
         }
     }
-    check_unique(region_ids, "region");
-    if (errors() != before) {
-        return std::nullopt;
-    }
+    check_unique(listed_ids(regions, "id"), "region");
+    input.flawed = errors() != before;
     return input;
 }
 
@@ -376,19 +378,17 @@ std::optional<PriceRowInput> Decoder::price_row(const YamlNode& node, const std:
     if (gives(bit("source") | bit("as_of") | bit("confidence") | bit("notes"))) {
         input.provenance = provenance(node, path, false);
     }
-    if (errors() != before) {
-        return std::nullopt;
-    }
+    input.flawed = errors() != before;
     const bool any_price = std::any_of(std::begin(k_all_plans),
                                        std::end(k_all_plans),
                                        [&](Plan plan) { return row.price(plan).has_value(); });
-    if (!any_price) {
+    if (!input.flawed && !any_price) { // (a price that did not decode has its own error)
         m_read.diagnostics().error(row.origin,
                                    "no-price",
                                    fmt::format("{}: no price given", path),
                                    "give at least one of on_demand, spot, reserved_1y, "
                                    "reserved_3y, subscription_monthly");
-        return std::nullopt;
+        input.flawed = true;
     }
     return input;
 }
@@ -443,24 +443,37 @@ std::optional<InstanceInput> Decoder::instance(const YamlNode& node, const std::
     if (gives(bit("source") | bit("as_of") | bit("confidence") | bit("notes"))) {
         input.provenance = provenance(node, path, false);
     }
-    std::vector<std::pair<std::string, SourcePos>> regions;
-    if (const auto* rows = m_read.list(node, "regions", path, Need::required)) {
-        regions.reserve(rows->size());
+    const auto* rows = m_read.list(node, "regions", path, Need::required);
+    input.fields_flawed = errors() != before;
+    if (rows != nullptr) {
         input.rows.reserve(rows->size());
         const std::string rows_path = path + ".regions";
         for (std::size_t i = 0; i < rows->size(); ++i) {
             const std::string row_path = entry_path(rows_path, i, (*rows)[i], "region");
             if (auto row = price_row((*rows)[i], row_path)) {
-                regions.emplace_back(row->row.region, row->row.origin);
                 input.rows.push_back(std::move(*row));
             }
         }
+        check_unique(listed_ids(rows, "region"), "price row for region");
     }
-    check_unique(regions, "price row for region");
-    if (errors() != before) {
-        return std::nullopt;
-    }
+    input.flawed = errors() != before;
     return input;
+}
+
+std::vector<std::pair<std::string, SourcePos>>
+Decoder::listed_ids(const std::span<const YamlNode>* list, std::string_view key) {
+    std::vector<std::pair<std::string, SourcePos>> ids;
+    if (list == nullptr) {
+        return ids;
+    }
+    ids.reserve(list->size());
+    for (const YamlNode& entry : *list) {
+        const YamlNode* id = entry.kind == YamlNode::Kind::mapping ? entry.find(key) : nullptr;
+        if (id != nullptr && id->is_scalar() && m_read.is_valid_id(id->text)) {
+            ids.emplace_back(id->text, m_read.pos(entry));
+        }
+    }
+    return ids;
 }
 
 void Decoder::check_unique(const std::vector<std::pair<std::string, SourcePos>>& ids,
@@ -511,16 +524,21 @@ bool Decoder::begin(const YamlNode& root,
     if (!m_read.mapping(root, "", "a catalog file", k_top_fields) || !schema_version(root)) {
         return false;
     }
-    std::vector<std::pair<std::string, SourcePos>> ids;
-    if (const auto* gpus = m_read.list(root, "gpus", "", Need::optional)) {
-        for (std::size_t i = 0; i < gpus->size(); ++i) {
-            if (auto gpu = this->gpu((*gpus)[i], entry_path("gpus", i, (*gpus)[i], "id"))) {
-                ids.emplace_back(gpu->gpu.id, gpu->gpu.origin);
-                fragment.gpus.push_back(std::move(*gpu));
+    const auto* gpus = m_read.list(root, "gpus", "", Need::optional);
+    for (std::size_t i = 0; gpus != nullptr && i < gpus->size(); ++i) {
+        auto gpu = this->gpu((*gpus)[i], entry_path("gpus", i, (*gpus)[i], "id"));
+        if (gpu && gpu->flawed) { // not merged; its names are known all the same
+            for (const std::string& name : gpu->gpu.aliases) {
+                fragment.flawed_gpus.push_back(to_lower(name));
             }
+            if (!gpu->gpu.id.empty()) {
+                fragment.flawed_gpus.push_back(to_lower(gpu->gpu.id));
+            }
+        } else if (gpu) {
+            fragment.gpus.push_back(std::move(*gpu));
         }
     }
-    check_unique(ids, "GPU");
+    check_unique(listed_ids(gpus, "id"), "GPU");
     if (const YamlNode* provider = m_read.value(root, "provider", "", Need::optional)) {
         fragment.provider = this->provider(*provider);
     }
@@ -546,23 +564,18 @@ void Decoder::instances(std::span<const YamlNode> list,
 }
 
 void Decoder::end(const YamlNode& root, CatalogFragment& fragment) {
-    std::vector<std::pair<std::string, SourcePos>> ids;
-    ids.reserve(fragment.instances.size());
-    for (const InstanceInput& input : fragment.instances) {
-        ids.emplace_back(input.instance.id, input.instance.origin);
+    const YamlNode* instances = root.find("instances");
+    if (instances != nullptr && instances->kind == YamlNode::Kind::sequence) {
+        check_unique(listed_ids(&instances->items, "id"), "instance type");
     }
-    check_unique(ids, "instance type");
-    ids.clear();
-    if (const auto* discounts = m_read.list(root, "discounts", "", Need::optional)) {
-        for (std::size_t i = 0; i < discounts->size(); ++i) {
-            const std::string path = entry_path("discounts", i, (*discounts)[i], "id");
-            if (auto discount = decode_discount(m_read, (*discounts)[i], path)) {
-                ids.emplace_back(discount->id, discount->origin);
-                fragment.discounts.push_back(std::move(*discount));
-            }
+    const auto* discounts = m_read.list(root, "discounts", "", Need::optional);
+    for (std::size_t i = 0; discounts != nullptr && i < discounts->size(); ++i) {
+        const std::string path = entry_path("discounts", i, (*discounts)[i], "id");
+        if (auto discount = decode_discount(m_read, (*discounts)[i], path)) {
+            fragment.discounts.push_back(std::move(*discount));
         }
     }
-    check_unique(ids, "discount");
+    check_unique(listed_ids(discounts, "id"), "discount");
 }
 
 } // namespace
@@ -608,6 +621,14 @@ CatalogFragment CatalogDecode::finish(std::vector<std::vector<InstanceInput>> ru
     m_fragment.instances.reserve(count);
     for (std::size_t r = 1; r < runs.size(); ++r) {
         std::move(runs[r].begin(), runs[r].end(), std::back_inserter(m_fragment.instances));
+    }
+    auto& instances = m_fragment.instances;
+    if (std::any_of(instances.begin(), instances.end(), [](const auto& i) { return i.flawed; })) {
+        std::vector<InstanceInput> clean; // in file order, as the flawed ones
+        for (InstanceInput& input : instances) {
+            (input.flawed ? m_fragment.flawed_instances : clean).push_back(std::move(input));
+        }
+        instances = std::move(clean);
     }
     Decoder decoder(m_document.file, diagnostics);
     decoder.end(*m_document.root, m_fragment);

@@ -275,6 +275,41 @@ TEST_CASE("a folder's entries named *.yaml that are not files are left out with 
                          "--catalog of its own") != std::string::npos);
 }
 
+TEST_CASE("entries with an error are checked but not merged, and what names them is quiet") {
+    const CatalogLoad load = test::load_text(
+        "schema_version: 1\n"
+        "gpus:\n"
+        "  - {id: Q-1, vendor: nvidia, architecture: x, form_factor: sxm, memory_gb: -1,\n"
+        "     memory_bandwidth_gb_per_s: 900, fp64_tflops: 1, fp32_tflops: 2, source: s,\n"
+        "     as_of: 2025-01-01}\n"
+        "provider: {id: testcloud}\n"
+        "instances:\n"
+        "  - {id: on.q, family: q, gpu: Q-1, gpu_count: 1, gpu_memory_gb: 999, vcpus: 8,\n"
+        "     memory_gb: 64, network_gbps: 10, rdma: false, nvlink: false,\n"
+        "     regions: [{region: us-east-1, on_demand: 1.5}]}\n"
+        "  - {id: bad.1, family: b, gpu: T4, gpu_count: 1, vcpus: 8, memory_gb: 64,\n"
+        "     network_gbps: 10, rdma: maybe, nvlink: false,\n"
+        "     regions: [{region: us-east-1, on_demand: 1.5, spot: 9}]}\n"
+        "discounts:\n"
+        "  - {id: d, provider: testcloud, instance: bad.1, percent: 5, source: s,\n"
+        "     as_of: 2025-01-01}\n");
+    // The GPU's and bad.1's own errors, bad.1's spot above on-demand; nothing about on.q
+    // naming the GPU with an error, nor about the discount naming bad.1.
+    CHECK(test::describe(load.diagnostics) ==
+          "3:77: error[out-of-range]: gpus[Q-1].memory_gb: -1 is out of range\n"
+          "  hint: it must be at least 0.1 and at most 2000\n"
+          "12:30: error[bad-value]: instances[bad.1].rdma: 'maybe' is not true or false\n"
+          "  hint: write true or false, without quotes\n"
+          "13:16: warning[price-above-on-demand]: instances[bad.1].regions[us-east-1]: spot "
+          "9.00 is above on-demand 1.50\n"
+          "  hint: check the spot price and its unit\n");
+    // Neither the GPU nor an instance type that needs it or has an error is in the catalog.
+    CHECK(load.catalog.find_gpu("Q-1") == nullptr);
+    CHECK(load.catalog.match_instances("on.q").empty());
+    CHECK(load.catalog.match_instances("bad.1").empty());
+    CHECK(load.catalog.instances().size() == test::test_catalog().instances().size());
+}
+
 TEST_CASE("the compiled built-in catalog equals data/ loaded through the slow path") {
     const auto slow = load_catalog_over(nullptr,
                                         {std::string(GPUADVISOR_DATA) + "/catalog/gpus.yaml",
