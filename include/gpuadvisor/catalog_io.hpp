@@ -80,8 +80,11 @@ CatalogLoad load_catalog_over(const Catalog* base,
                               const LoadLimits& limits = {},
                               const FileCache& cache = {});
 
-// The files paths name: a file itself, a folder's *.yaml and *.yml in name order.
-std::vector<std::string> list_catalog_files(const std::vector<std::string>& paths);
+// The files paths name: a file itself, a folder's *.yaml and *.yml in name order. A folder's
+// entry with such a name that is not a file (a dangling symlink, a loop, a FIFO, a folder) is
+// left out, with a warning in `diagnostics` if given.
+std::vector<std::string> list_catalog_files(const std::vector<std::string>& paths,
+                                            Diagnostics* diagnostics = nullptr);
 
 // A file already in memory: its name for diagnostics, and its bytes.
 struct NamedText {

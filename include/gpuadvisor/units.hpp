@@ -32,9 +32,14 @@ std::string format_micros(std::int64_t micros, int min_decimals = 2);
 // Finite only; nullopt otherwise (hex, leading zeros, units, NaN, inf, out of range).
 std::optional<double> parse_strict_number(std::string_view text);
 
+// A whole number as written in a data file or a count flag: -?(0|[1-9][0-9]*), digits only
+// (not 8.0, 8e0, +8, 010, 0x8).
+bool is_whole_number_text(std::string_view text);
+
 enum class QuantityKind { count, bytes, duration_hours };
 
-// Human quantities on the command line: "7B" (1e9), "1.5T", "80GB", "30d", "12h".
+// Human quantities on the command line: "7B" (1e9), "1.5T", "80GB", "30d", "12h"; the number
+// part is a strict number (parse_strict_number: not ".5", "016", "+7", "0x10").
 // count: plain, or K/M/B/T suffix (10^3..10^12); bytes: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB
 // (a bare number is GB); duration_hours: h, d, w (a bare number is hours).
 struct QuantityParse {

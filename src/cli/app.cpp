@@ -244,8 +244,10 @@ CLI::Validator one_of(std::vector<std::string> values) {
 CLI::Validator whole_range(double min, double max) {
     return CLI::Validator(
         [min, max](std::string& text) -> std::string {
-            const auto value = parse_strict_number(text);
-            if (!value || *value < min || *value > max || std::floor(*value) != *value) {
+            // Digits only, checked here: CLI11's own conversion reads 0x10, +16, " 16", 016.
+            const auto value =
+                is_whole_number_text(text) ? parse_strict_number(text) : std::nullopt;
+            if (!value || *value < min || *value > max) {
                 return fmt::format("'{}' is not a whole number in [{} - {}]", text, min, max);
             }
             return {};
@@ -256,10 +258,10 @@ CLI::Validator whole_range(double min, double max) {
 CLI::Validator finite_range(double min, double max) {
     return CLI::Validator(
         [min, max](std::string& text) -> std::string {
-            char* end = nullptr;
-            const double value = std::strtod(text.c_str(), &end);
-            if (end == text.c_str() || *end != '\0' || !std::isfinite(value) || value < min ||
-                value > max) {
+            // The documented form only (a plain decimal: 16, 0.5, 1e3), checked here: strtod
+            // and CLI11's conversion also read 0x10, 0x1p4, +16, " 16", .5 and 016.
+            const auto value = parse_strict_number(text);
+            if (!value || *value < min || *value > max) {
                 return fmt::format("'{}' is not a number in [{} - {}]", text, min, max);
             }
             return {};

@@ -35,10 +35,11 @@ void register_recommend(CLI::App& app, Registry registry);
 // IsMember without CLI11's own listing in the help (the type name shows the values).
 CLI::Validator one_of(std::vector<std::string> values);
 
-// A validator for whole numbers in [min, max].
+// A validator for whole numbers in [min, max], written in digits (not 8.0, 1e3, +8, 0x8).
 CLI::Validator whole_range(double min, double max);
 
-// A validator for finite numbers in [min, max] (CLI::Range lets NaN through).
+// A validator for finite numbers in [min, max] written as plain decimals (16, 0.5, 1e3; not
+// 0x10, +16, " 16", .5, 016). CLI::Range lets NaN, hex and octal through.
 CLI::Validator finite_range(double min, double max);
 
 int run_app(int argc, char** argv, std::ostream& out, std::ostream& err);

@@ -22,7 +22,14 @@ struct Options {
     bool strict = false;
 };
 
-Diagnostics only_files(const Diagnostics& all, const std::vector<std::string>& files) {
+// The diagnostics about the files the paths name, and about the paths themselves (a folder
+// that cannot be listed, an entry of it that is not a file).
+Diagnostics only_files(const Diagnostics& all, const std::vector<std::string>& paths) {
+    Diagnostics listing;
+    std::vector<std::string> files = list_catalog_files(paths, &listing);
+    for (const Diagnostic& diagnostic : listing.items()) {
+        files.push_back(diagnostic.pos.file.str());
+    }
     Diagnostics kept;
     for (const Diagnostic& diagnostic : all.items()) {
         if (std::find(files.begin(), files.end(), diagnostic.pos.file) != files.end()) {
@@ -43,7 +50,7 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
     const bool only_rules = options.paths.empty() && !options.rule_paths.empty();
     Diagnostics diagnostics = options.paths.empty() && !only_rules
                                   ? load.diagnostics
-                                  : only_files(load.diagnostics, list_catalog_files(options.paths));
+                                  : only_files(load.diagnostics, options.paths);
     std::vector<std::string> files = load.files;
     if (!options.paths.empty() || only_rules) {
         files = list_catalog_files(options.paths);
@@ -105,7 +112,7 @@ void register_catalog_validate(CLI::App& catalog, Registry registry) {
         ->type_name("PATH...");
     validate
         ->add_option("--max-age-days", options->max_age_days, "Warn about prices older than N days")
-        ->check(CLI::Range(0, 36500));
+        ->check(whole_range(0, 36500));
     validate->add_flag("--strict", options->strict, "Warnings count as errors");
     validate->add_option("--rules", options->rule_paths, "Rule files or folders to check too")
         ->type_name("PATH");

@@ -154,7 +154,9 @@ bool locate_in_profile(Diagnostics& diagnostics,
         {"--bandwidth-gb-per-s", &flags.bandwidth_gb_per_s},
         {"--sessions", &flags.sessions},
         {"--memory-per-session-gb", &flags.memory_per_session_gb},
-        {"--deadline", &flags.deadline}};
+        {"--deadline", &flags.deadline},
+        {"--budget", &flags.budget},
+        {"--hours-per-month", &flags.hours_per_month}};
     Diagnostics located;
     bool any = false;
     for (Diagnostic diagnostic : diagnostics.items()) {
@@ -171,6 +173,7 @@ bool locate_in_profile(Diagnostics& diagnostics,
         }
         located.add(std::move(diagnostic));
     }
+    located.sort(); // in file order once placed
     diagnostics = std::move(located);
     return any;
 }

@@ -3,14 +3,17 @@
 #include "catalog_overlay.hpp"
 #include "discount_decode.hpp"
 #include "gpuadvisor/spelling.hpp"
+#include "gpuadvisor/units.hpp"
 #include "helper_thread.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <iterator>
 #include <map>
+#include <set>
 
 namespace gpuadvisor {
 
@@ -20,7 +23,12 @@ struct ProviderState {
     Provider provider;
     ProvenanceInput provenance;
     bool has_currency = false;
+    bool flawed = false; // a block of it has an error of its own: not checked for completeness
 };
+
+// The lower-case names (ids and aliases) of GPUs with an error of their own: not in the
+// catalog, but what names them is not reported for it.
+using NameSet = std::set<std::string, std::less<>>;
 
 Provenance resolve(const ProvenanceInput& own,
                    std::initializer_list<const ProvenanceInput*> outer) {
@@ -50,6 +58,7 @@ void merge_provider(std::map<std::string, ProviderState>& providers, const Provi
         provider.id = input.id;
         provider.origin = input.origin;
     }
+    state.flawed = state.flawed || input.flawed;
     if (input.name) {
         provider.name = *input.name;
     }
@@ -76,6 +85,10 @@ void merge_provider(std::map<std::string, ProviderState>& providers, const Provi
 // Every provider needs these once all overlays are merged.
 void check_provider_complete(ProviderState& state, Diagnostics& diagnostics) {
     Provider& provider = state.provider;
+    if (state.flawed) { // a field given with an error would read as missing
+        provider.provenance = resolve(state.provenance, {});
+        return;
+    }
     const auto missing = [&](std::string_view field) {
         diagnostics.error(provider.origin,
                           "missing-field",
@@ -133,8 +146,12 @@ std::string hint_or(std::string hint, std::string fallback) {
     return hint.empty() ? std::move(fallback) : std::move(hint);
 }
 
-// Resolves `gpu:` to a canonical id; false (with an error) if it does not name exactly one GPU.
-bool resolve_gpu(const Catalog& gpus, InstanceType& instance, Diagnostics& diagnostics) {
+// Resolves `gpu:` to a canonical id; false (with an error) if it does not name exactly one GPU
+// (without one when it names a GPU with an error of its own).
+bool resolve_gpu(const Catalog& gpus,
+                 const NameSet& flawed_gpus,
+                 InstanceType& instance,
+                 Diagnostics& diagnostics) {
     const std::string path = fmt::format("instances[{}].gpu", instance.id);
     const auto matches = gpus.match_gpus(instance.gpu);
     const Gpu* exact = gpus.find_gpu(instance.gpu);
@@ -149,6 +166,9 @@ bool resolve_gpu(const Catalog& gpus, InstanceType& instance, Diagnostics& diagn
     if (exact != nullptr) {
         instance.gpu = exact->id;
         return true;
+    }
+    if (flawed_gpus.contains(to_lower(instance.gpu))) {
+        return false; // its own error says it all
     }
     std::vector<std::string> ids;
     for (const Gpu* gpu : matches) {
@@ -251,20 +271,15 @@ void check_dates(const SourcePos& pos,
     }
 }
 
-void check_instance(const InstanceType& instance,
-                    const Provider& provider,
-                    const Gpu& gpu,
-                    const CheckOptions& options,
-                    Diagnostics& diagnostics) {
-    const std::string path = fmt::format("instances[{}]", instance.id);
+void check_gpu_memory(const InstanceType& instance, const Gpu& gpu, Diagnostics& diagnostics) {
     if (instance.gpu_memory_gb) {
         const double expected = instance.gpu_count * gpu.memory_gb;
         if (std::abs(*instance.gpu_memory_gb - expected) > 0.1 * expected) {
             diagnostics.warning(instance.origin,
                                 "gpu-memory-mismatch",
-                                fmt::format("{}: gpu_memory_gb {} disagrees with {} x {} ({} GB "
-                                            "each) = {} GB",
-                                            path,
+                                fmt::format("instances[{}]: gpu_memory_gb {} disagrees with {} x "
+                                            "{} ({} GB each) = {} GB",
+                                            instance.id,
                                             format_number(*instance.gpu_memory_gb),
                                             format_number(instance.gpu_count),
                                             gpu.id,
@@ -273,6 +288,15 @@ void check_instance(const InstanceType& instance,
                                 "check the GPU model (SXM/PCIe, memory size) and the count");
         }
     }
+}
+
+void check_instance(const InstanceType& instance,
+                    const Provider& provider,
+                    const Gpu& gpu,
+                    const CheckOptions& options,
+                    Diagnostics& diagnostics) {
+    const std::string path = fmt::format("instances[{}]", instance.id);
+    check_gpu_memory(instance, gpu, diagnostics);
     check_dates(instance.origin, path, instance.provenance.as_of, options, diagnostics);
     std::size_t stale = 0;
     Date oldest = options.today;
@@ -329,6 +353,7 @@ void seed_from_base(const Catalog& base,
 std::optional<InstanceType> merge_instance(PendingInstance& pending,
                                            const ProviderState& state,
                                            const Catalog& gpu_index,
+                                           const NameSet& flawed_gpus,
                                            const CheckOptions& options,
                                            Diagnostics& diagnostics) {
     InstanceType instance = std::move(pending.input.instance);
@@ -350,7 +375,7 @@ std::optional<InstanceType> merge_instance(PendingInstance& pending,
         instance.regions.push_back(std::move(row));
     }
     std::vector<PriceRowInput>().swap(pending.input.rows); // peak memory: one copy of rows
-    if (!resolve_gpu(gpu_index, instance, diagnostics)) {
+    if (!resolve_gpu(gpu_index, flawed_gpus, instance, diagnostics)) {
         return std::nullopt;
     }
     check_instance(
@@ -368,6 +393,7 @@ std::vector<InstanceType>
 merge_instances(std::map<std::pair<std::string, std::string>, PendingInstance>& instances,
                 const std::map<std::string, ProviderState>& providers,
                 const Catalog& gpu_index,
+                const NameSet& flawed_gpus,
                 const CheckOptions& options,
                 Diagnostics& diagnostics,
                 std::size_t threads) {
@@ -389,8 +415,8 @@ merge_instances(std::map<std::pair<std::string, std::string>, PendingInstance>& 
         shares[t].reserve(last - first);
         for (std::size_t i = first; i < last; ++i) {
             auto& [instance, state] = pending[i];
-            if (auto merged =
-                    merge_instance(*instance, *state, gpu_index, options, share_diagnostics[t])) {
+            if (auto merged = merge_instance(
+                    *instance, *state, gpu_index, flawed_gpus, options, share_diagnostics[t])) {
                 shares[t].push_back(std::move(*merged));
             }
         }
@@ -402,6 +428,72 @@ merge_instances(std::map<std::pair<std::string, std::string>, PendingInstance>& 
         std::move(shares[t].begin(), shares[t].end(), std::back_inserter(merged));
     }
     return merged;
+}
+
+// An instance type left out of the merge: with an error of its own or in a row, or in a file
+// whose provider block has an error or is missing. `provider`: the file's provider id, if any.
+struct Unmerged {
+    InstanceInput input;
+    std::string provider;
+};
+
+// Moves the fragment's instance types that cannot be merged to `unmerged`.
+void set_aside(CatalogFragment& fragment, std::vector<Unmerged>& unmerged) {
+    const std::string provider = fragment.provider ? fragment.provider->id : std::string();
+    if (!fragment.provider || fragment.provider->flawed) {
+        for (InstanceInput& input : fragment.instances) {
+            unmerged.push_back({std::move(input), provider});
+        }
+        fragment.instances.clear();
+    }
+    for (InstanceInput& input : fragment.flawed_instances) {
+        unmerged.push_back({std::move(input), provider});
+    }
+}
+
+// An instance type left out of the merge, checked for what decoded clean so that one run of
+// `catalog validate` reports every problem: its rows' prices (a price that did not decode is
+// nullopt) and regions, its own dates where they decoded, its GPU reference, and the GPU
+// memory when its own fields decoded. Returned (nullopt without a valid id) so that a
+// discount naming it is not reported as naming nothing.
+std::optional<InstanceType> check_unmerged(Unmerged& unmerged,
+                                           const std::map<std::string, ProviderState>& providers,
+                                           const Catalog& gpu_index,
+                                           const NameSet& flawed_gpus,
+                                           const CheckOptions& options,
+                                           Diagnostics& diagnostics) {
+    InstanceInput& input = unmerged.input;
+    InstanceType instance = std::move(input.instance);
+    if (instance.id.empty()) {
+        return std::nullopt;
+    }
+    instance.provider = unmerged.provider;
+    const auto state = providers.find(unmerged.provider);
+    const Provider provider = state != providers.end() ? state->second.provider : Provider{};
+    const std::string path = fmt::format("instances[{}]", instance.id);
+    if (!input.fields_flawed && input.provenance.as_of) {
+        check_dates(instance.origin, path, *input.provenance.as_of, options, diagnostics);
+    }
+    for (PriceRowInput& row_input : input.rows) {
+        PriceRow row = std::move(row_input.row);
+        if (row.region.empty() || row_input.remove) { // (a removal has no prices to check)
+            continue;
+        }
+        check_prices(instance, provider, row, diagnostics);
+        if (!row_input.flawed && row_input.provenance.as_of) {
+            check_dates(row.origin,
+                        fmt::format("{}.regions[{}]", path, row.region),
+                        *row_input.provenance.as_of,
+                        options,
+                        diagnostics);
+        }
+        instance.regions.push_back(std::move(row));
+    }
+    if (!instance.gpu.empty() && resolve_gpu(gpu_index, flawed_gpus, instance, diagnostics) &&
+        !input.fields_flawed) {
+        check_gpu_memory(instance, *gpu_index.find_gpu(instance.gpu), diagnostics);
+    }
+    return instance;
 }
 
 // Every discount, later files replacing earlier ones of the same id.
@@ -437,6 +529,8 @@ Catalog merge_fragments(const Catalog* base,
     std::map<std::string, ProviderState> providers;
     std::map<std::pair<std::string, std::string>, PendingInstance> instances;
     std::vector<std::string> gpu_order;
+    NameSet flawed_gpus;
+    std::vector<Unmerged> unmerged;
     if (base != nullptr) {
         seed_from_base(*base, gpus_by_id, providers, instances);
         for (const Gpu& gpu : base->gpus()) {
@@ -450,9 +544,11 @@ Catalog merge_fragments(const Catalog* base,
             gpu_order.push_back(id);
             gpus_by_id.insert_or_assign(id, std::move(input.gpu));
         }
-        if (fragment.provider) {
+        flawed_gpus.insert(fragment.flawed_gpus.begin(), fragment.flawed_gpus.end());
+        if (fragment.provider && !fragment.provider->id.empty()) {
             merge_provider(providers, *fragment.provider);
         }
+        set_aside(fragment, unmerged);
         for (InstanceInput& input : fragment.instances) {
             input.instance.provider = fragment.provider ? fragment.provider->id : std::string();
             const auto key = std::pair{input.instance.provider, to_lower(input.instance.id)};
@@ -487,15 +583,171 @@ Catalog merge_fragments(const Catalog* base,
     for (auto& [id, state] : providers) {
         check_provider_complete(state, diagnostics);
     }
-    std::vector<InstanceType> instance_list =
-        merge_instances(instances, providers, gpu_index, options, diagnostics, threads);
+    std::vector<InstanceType> instance_list = merge_instances(
+        instances, providers, gpu_index, flawed_gpus, options, diagnostics, threads);
+    std::vector<InstanceType> referable; // what discounts may name: the unmerged ones too
+    for (Unmerged& entry : unmerged) {
+        if (auto checked =
+                check_unmerged(entry, providers, gpu_index, flawed_gpus, options, diagnostics)) {
+            referable.push_back(std::move(*checked));
+        }
+    }
+    if (!referable.empty()) {
+        referable.insert(referable.begin(), instance_list.begin(), instance_list.end());
+    }
     for (auto& [id, state] : providers) {
         provider_list.push_back(std::move(state.provider));
     }
-    std::vector<Discount> discounts = check_discounts(
-        merge_discounts(base, fragments), provider_list, instance_list, options.today, diagnostics);
+    std::vector<Discount> discounts = check_discounts(merge_discounts(base, fragments),
+                                                      provider_list,
+                                                      referable.empty() ? instance_list : referable,
+                                                      options.today,
+                                                      diagnostics);
     return Catalog(
         std::move(gpus), std::move(provider_list), std::move(instance_list), std::move(discounts));
+}
+
+namespace {
+
+// The least plausible memory bandwidth for a memory type, GB/s: below it, the figure is in
+// TB/s (2.039 for the A100-80GB's 2,039 GB/s).
+// - HBM: one stack has a 1024-bit interface, so HBM1 at 1 Gb/s per pin already gives 128 GB/s
+//   per stack (JEDEC JESD235); the slowest HBM GPU shipped, the Radeon Pro Vega 16 (one HBM2
+//   stack at 1.2 Gb/s), has 154 GB/s; data-centre parts run from 484 GB/s (MI25) to
+//   8,000 GB/s (B200). A TB/s slip gives 0.1-8.
+// - GDDR, LPDDR, DDR and the rest: the slowest boards sold have 40-80 GB/s (GT 1030 with
+//   64-bit GDDR5 at 6 Gb/s: 48 GB/s; T400 with GDDR6: 80 GB/s); data-centre parts run from
+//   192 GB/s (P4) to 960 GB/s. A TB/s slip gives below 2.
+double least_bandwidth(std::string_view memory_type) {
+    return to_lower(memory_type).starts_with("hbm") ? 100 : 10;
+}
+
+void check_bandwidth(const GpuFigures& gpu, Diagnostics& diagnostics) {
+    const Figure& bandwidth = gpu.memory_bandwidth_gb_per_s;
+    const std::string type = gpu.memory_type.value_or("");
+    const double least = least_bandwidth(type);
+    if (!bandwidth.value || *bandwidth.value >= least) {
+        return;
+    }
+    diagnostics.warning(
+        bandwidth.pos,
+        "implausible-bandwidth",
+        fmt::format("{}.memory_bandwidth_gb_per_s: {} GB/s is below any {}GPU's ({} GB/s or more)",
+                    gpu.path,
+                    format_number(*bandwidth.value),
+                    type.empty() ? "" : type + " ",
+                    format_number(least)),
+        fmt::format("the field is in GB/s: a datasheet's {} TB/s is {} GB/s",
+                    format_number(*bandwidth.value),
+                    format_number(std::round(*bandwidth.value * 1e6) / 1e3)));
+}
+
+void check_fp64(const GpuFigures& gpu, Diagnostics& diagnostics) {
+    const Figure& fp64 = gpu.fp64_tflops;
+    const Figure& fp32 = gpu.fp32_tflops;
+    if (!fp64.value || !fp32.value || !(*fp64.value > *fp32.value)) {
+        return;
+    }
+    // FP64 vector runs at most at the FP32 rate: 1:2 on NVIDIA's data-centre GPUs, 1:1 on
+    // the MI250X, far less on the rest. An FP64 tensor (matrix) figure can be above it.
+    diagnostics.warning(
+        fp64.pos,
+        "fp64-above-fp32",
+        fmt::format("{}.fp64_tflops: {} is above fp32_tflops {}: no GPU runs FP64 vector "
+                    "faster than FP32",
+                    gpu.path,
+                    format_number(*fp64.value),
+                    format_number(*fp32.value)),
+        "fp64_tflops is the FP64 vector peak; an FP64 tensor (matrix) figure, such as the "
+        "H100's 67, goes in fp64_tensor_tflops");
+}
+
+// A dense FP16 or BF16 figure that is the with-sparsity one. Two ratios hold on every GPU
+// with structured sparsity (Ampere, Ada, Hopper, Blackwell; CDNA3 too) and give it away,
+// whatever the generation: dense FP16 = 2 x dense TF32 (A100 312 / 156, H100 SXM 989.4 /
+// 494.7, L40S 362 / 183, MI300X 1307.4 / 653.7), so the sparse figure is 4x; and dense FP8 =
+// 2 x dense FP16 (H100 1978.9 / 989.4, L4 242.5 / 121), so the sparse FP16 figure equals
+// dense FP8. The tests take the midpoints, 3x TF32 and 2/3 of FP8, so a rounded datasheet figure
+// stays clear. A ratio to FP32 vector would not do: dense FP16 is 16x FP32 on the A100 and 30x on
+// the B200, above the H100's sparse 29.5x. Before Ampere (no TF32, no FP8) there is no sparsity to
+// mistake.
+void check_sparse(const GpuFigures& gpu,
+                  const Figure& figure,
+                  std::string_view field,
+                  Diagnostics& diagnostics) {
+    if (!figure.value) {
+        return;
+    }
+    const double value = *figure.value;
+    const auto warn = [&](std::string why) {
+        diagnostics.warning(
+            figure.pos,
+            "sparse-figure",
+            fmt::format("{}.{}: {} {}: it looks like the with-sparsity figure",
+                        gpu.path,
+                        field,
+                        format_number(value),
+                        why),
+            fmt::format("give the dense figure, half the with-sparsity one ({}); datasheets mark "
+                        "sparse figures with an asterisk",
+                        format_number(value / 2)));
+    };
+    const auto& tf32 = gpu.tf32_tflops.value;
+    const auto& fp8 = gpu.fp8_tflops.value;
+    if (tf32 && value >= 3 * *tf32) {
+        warn(fmt::format("is {}x tf32_tflops {} (dense, it is 2x)",
+                         format_number(std::round(value / *tf32 * 10) / 10),
+                         format_number(*tf32)));
+    } else if (fp8 && value * 1.5 > *fp8) {
+        warn(fmt::format("is {}x fp8_tflops {} (dense, it is 0.5x)",
+                         format_number(std::round(value / *fp8 * 10) / 10),
+                         format_number(*fp8)));
+    }
+}
+
+} // namespace
+
+void check_gpu_figures(const GpuFigures& gpu, Diagnostics& diagnostics) {
+    check_bandwidth(gpu, diagnostics);
+    check_fp64(gpu, diagnostics);
+    check_sparse(gpu, gpu.fp16_tflops, "fp16_tflops", diagnostics);
+    check_sparse(gpu, gpu.bf16_tflops, "bf16_tflops", diagnostics);
+}
+
+void check_interruption_band(std::string_view band,
+                             const SourcePos& pos,
+                             std::string_view path,
+                             Diagnostics& diagnostics) {
+    // The numbers of the band a '%' ends: "<5%", "5-10%", ">20%" (AWS's Spot Instance
+    // Advisor), "0-5%" (Azure's eviction rate). Other numbers ("us-east-1") are not rates.
+    double highest = 0;
+    for (std::size_t percent = band.find('%'); percent != std::string_view::npos;
+         percent = band.find('%', percent + 1)) {
+        std::size_t start = percent;
+        while (start > 0 && (std::isdigit(static_cast<unsigned char>(band[start - 1])) != 0 ||
+                             band[start - 1] == '.' || band[start - 1] == '-')) {
+            --start;
+        }
+        // "5-10": each number of the range; a leading '-' is a dash, not a sign.
+        for (std::string_view run = band.substr(start, percent - start); !run.empty();) {
+            const std::size_t dash = run.find('-');
+            if (const auto rate = parse_strict_number(run.substr(0, dash))) {
+                highest = std::max(highest, *rate);
+            }
+            run = dash == std::string_view::npos ? std::string_view() : run.substr(dash + 1);
+        }
+    }
+    if (highest > 100) {
+        diagnostics.warning(pos,
+                            "implausible-interruption",
+                            fmt::format("{}.spot_interruption: '{}' names a rate of {}%, above "
+                                        "100%",
+                                        path,
+                                        band,
+                                        format_number(highest)),
+                            "a band is a share of instances interrupted a month, such as <5%, "
+                            "5-10%, >20%");
+    }
 }
 
 } // namespace gpuadvisor

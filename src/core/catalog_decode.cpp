@@ -1,5 +1,6 @@
 #include "catalog_decode.hpp"
 
+#include "catalog_checks.hpp"
 #include "currency_codes.hpp"
 #include "discount_decode.hpp"
 #include "schema.hpp"
@@ -128,10 +129,16 @@ class Decoder {
     bool schema_version(const YamlNode& root);
     ProvenanceInput provenance(const YamlNode& map, std::string_view path, bool required);
     std::optional<GpuInput> gpu(const YamlNode& node, const std::string& path);
+    // The GPU's memory type, bandwidth and peak figures, each nullopt where absent or bad.
+    GpuFigures figures(const YamlNode& node, const std::string& path);
     std::optional<ProviderInput> provider(const YamlNode& node);
     std::optional<InstanceInput> instance(const YamlNode& node, const std::string& path);
     std::optional<PriceRowInput> price_row(const YamlNode& node, const std::string& path);
     std::optional<std::string> currency(const YamlNode& map, std::string_view path);
+    // The ids (under `key`) of a list's entries that give a valid one, with each entry's
+    // position: what check_unique checks, whether the entry decoded or not.
+    std::vector<std::pair<std::string, SourcePos>> listed_ids(const std::span<const YamlNode>* list,
+                                                              std::string_view key);
     void check_unique(const std::vector<std::pair<std::string, SourcePos>>& ids,
                       std::string_view what);
 
@@ -233,20 +240,18 @@ std::optional<GpuInput> Decoder::gpu(const YamlNode& node, const std::string& pa
         m_read.one_of(node, "form_factor", path, Need::required, k_form_factors).value_or("");
     gpu.memory_gb =
         m_read.number(node, "memory_gb", path, Need::required, {0.1, true, 2000}).value_or(0);
-    gpu.memory_type = m_read.text(node, "memory_type", path, Need::optional).value_or("");
-    gpu.memory_bandwidth_gb_per_s =
-        m_read.number(node, "memory_bandwidth_gb_per_s", path, Need::required, {1, true, 100000})
-            .value_or(0);
-    gpu.fp64_tflops =
-        m_read.number(node, "fp64_tflops", path, Need::required, k_tflops).value_or(0);
+    GpuFigures figures = this->figures(node, path);
+    gpu.memory_type = figures.memory_type.value_or("");
+    gpu.memory_bandwidth_gb_per_s = figures.memory_bandwidth_gb_per_s.value.value_or(0);
+    gpu.fp64_tflops = figures.fp64_tflops.value.value_or(0);
     gpu.fp64_tensor_tflops =
         m_read.number(node, "fp64_tensor_tflops", path, Need::optional, k_positive_tflops);
-    gpu.fp32_tflops =
-        m_read.number(node, "fp32_tflops", path, Need::required, k_positive_tflops).value_or(0);
-    gpu.tf32_tflops = m_read.number(node, "tf32_tflops", path, Need::optional, k_positive_tflops);
-    gpu.fp16_tflops = m_read.number(node, "fp16_tflops", path, Need::optional, k_positive_tflops);
-    gpu.bf16_tflops = m_read.number(node, "bf16_tflops", path, Need::optional, k_positive_tflops);
-    gpu.fp8_tflops = m_read.number(node, "fp8_tflops", path, Need::optional, k_positive_tflops);
+    gpu.fp32_tflops = figures.fp32_tflops.value.value_or(0);
+    gpu.tf32_tflops = figures.tf32_tflops.value;
+    gpu.fp16_tflops = figures.fp16_tflops.value;
+    gpu.bf16_tflops = figures.bf16_tflops.value;
+    gpu.fp8_tflops = figures.fp8_tflops.value;
+    check_gpu_figures(figures, m_read.diagnostics()); // on what decoded, errors elsewhere or not
     gpu.int8_tops = m_read.number(node, "int8_tops", path, Need::optional, k_positive_tflops);
     gpu.tdp_w = m_read.number(node, "tdp_w", path, Need::optional, {0, false, 5000});
     gpu.nvlink_gb_per_s =
@@ -266,14 +271,35 @@ std::optional<GpuInput> Decoder::gpu(const YamlNode& node, const std::string& pa
         }
     }
     input.provenance = provenance(node, path, true);
-    if (errors() != before) {
-        return std::nullopt;
+    input.flawed = errors() != before;
+    if (input.flawed) {
+        return input;
     }
     gpu.provenance = {*input.provenance.source,
                       *input.provenance.as_of,
                       input.provenance.confidence.value_or(Confidence::high),
                       input.provenance.notes};
     return input;
+}
+
+GpuFigures Decoder::figures(const YamlNode& node, const std::string& path) {
+    const auto figure = [&](std::string_view key, Need need, Range range) {
+        const YamlNode* at = node.find(key);
+        return Figure{m_read.number(node, key, path, need, range),
+                      m_read.pos(at != nullptr ? *at : node)};
+    };
+    GpuFigures figures;
+    figures.path = path;
+    figures.memory_type = m_read.text(node, "memory_type", path, Need::optional);
+    figures.memory_bandwidth_gb_per_s =
+        figure("memory_bandwidth_gb_per_s", Need::required, {1, true, 100000});
+    figures.fp64_tflops = figure("fp64_tflops", Need::required, k_tflops);
+    figures.fp32_tflops = figure("fp32_tflops", Need::required, k_positive_tflops);
+    figures.tf32_tflops = figure("tf32_tflops", Need::optional, k_positive_tflops);
+    figures.fp16_tflops = figure("fp16_tflops", Need::optional, k_positive_tflops);
+    figures.bf16_tflops = figure("bf16_tflops", Need::optional, k_positive_tflops);
+    figures.fp8_tflops = figure("fp8_tflops", Need::optional, k_positive_tflops);
+    return figures;
 }
 
 std::optional<ProviderInput> Decoder::provider(const YamlNode& node) {
@@ -288,8 +314,8 @@ std::optional<ProviderInput> Decoder::provider(const YamlNode& node) {
     input.name = m_read.text(node, "name", path, Need::optional);
     input.currency = currency(node, path);
     input.provenance = provenance(node, path, false);
-    std::vector<std::pair<std::string, SourcePos>> region_ids;
-    if (const auto* regions = m_read.list(node, "regions", path, Need::optional)) {
+    const auto* regions = m_read.list(node, "regions", path, Need::optional);
+    if (regions != nullptr) {
         for (std::size_t i = 0; i < regions->size(); ++i) {
             const YamlNode& region = (*regions)[i];
             const std::string region_path = entry_path("provider.regions", i, region, "id");
@@ -310,14 +336,11 @@ std::optional<ProviderInput> Decoder::provider(const YamlNode& node) {
                                                        info.country),
                                            "write an ISO 3166 alpha-2 code such as US, CN, SG");
             }
-            region_ids.emplace_back(info.id, m_read.pos(region));
             input.regions.push_back(std::move(info));
         }
     }
-    check_unique(region_ids, "region");
-    if (errors() != before) {
-        return std::nullopt;
-    }
+    check_unique(listed_ids(regions, "id"), "region");
+    input.flawed = errors() != before;
     return input;
 }
 
@@ -347,8 +370,11 @@ std::optional<PriceRowInput> Decoder::price_row(const YamlNode& node, const std:
     row.reserved_3y = money("reserved_3y", bit("reserved_3y"));
     row.subscription_monthly = money("subscription_monthly", bit("subscription_monthly"));
     if (gives(bit("spot_interruption"))) {
-        row.spot_interruption =
-            m_read.text(node, "spot_interruption", path, Need::optional).value_or("");
+        if (auto band = m_read.text(node, "spot_interruption", path, Need::optional)) {
+            check_interruption_band(
+                *band, m_read.pos(*node.find("spot_interruption")), path, m_read.diagnostics());
+            row.spot_interruption = std::move(*band);
+        }
     }
     if (gives(bit("currency"))) {
         input.currency = currency(node, path);
@@ -366,22 +392,20 @@ std::optional<PriceRowInput> Decoder::price_row(const YamlNode& node, const std:
                 "keep only 'region' and 'remove: true', or drop 'remove' to replace the row");
         }
     }
-    if (errors() != before) {
-        return std::nullopt;
-    }
+    input.flawed = errors() != before;
     if (input.remove) {
         return input;
     }
     const bool any_price = std::any_of(std::begin(k_all_plans),
                                        std::end(k_all_plans),
                                        [&](Plan plan) { return row.price(plan).has_value(); });
-    if (!any_price) {
+    if (!input.flawed && !any_price) { // (a price that did not decode has its own error)
         m_read.diagnostics().error(row.origin,
                                    "no-price",
                                    fmt::format("{}: no price given", path),
                                    "give at least one of on_demand, spot, reserved_1y, "
                                    "reserved_3y, subscription_monthly");
-        return std::nullopt;
+        input.flawed = true;
     }
     return input;
 }
@@ -436,24 +460,37 @@ std::optional<InstanceInput> Decoder::instance(const YamlNode& node, const std::
     if (gives(bit("source") | bit("as_of") | bit("confidence") | bit("notes"))) {
         input.provenance = provenance(node, path, false);
     }
-    std::vector<std::pair<std::string, SourcePos>> regions;
-    if (const auto* rows = m_read.list(node, "regions", path, Need::required)) {
-        regions.reserve(rows->size());
+    const auto* rows = m_read.list(node, "regions", path, Need::required);
+    input.fields_flawed = errors() != before;
+    if (rows != nullptr) {
         input.rows.reserve(rows->size());
         const std::string rows_path = path + ".regions";
         for (std::size_t i = 0; i < rows->size(); ++i) {
             const std::string row_path = entry_path(rows_path, i, (*rows)[i], "region");
             if (auto row = price_row((*rows)[i], row_path)) {
-                regions.emplace_back(row->row.region, row->row.origin);
                 input.rows.push_back(std::move(*row));
             }
         }
+        check_unique(listed_ids(rows, "region"), "price row for region");
     }
-    check_unique(regions, "price row for region");
-    if (errors() != before) {
-        return std::nullopt;
-    }
+    input.flawed = errors() != before;
     return input;
+}
+
+std::vector<std::pair<std::string, SourcePos>>
+Decoder::listed_ids(const std::span<const YamlNode>* list, std::string_view key) {
+    std::vector<std::pair<std::string, SourcePos>> ids;
+    if (list == nullptr) {
+        return ids;
+    }
+    ids.reserve(list->size());
+    for (const YamlNode& entry : *list) {
+        const YamlNode* id = entry.kind == YamlNode::Kind::mapping ? entry.find(key) : nullptr;
+        if (id != nullptr && id->is_scalar() && m_read.is_valid_id(id->text)) {
+            ids.emplace_back(id->text, m_read.pos(entry));
+        }
+    }
+    return ids;
 }
 
 void Decoder::check_unique(const std::vector<std::pair<std::string, SourcePos>>& ids,
@@ -504,16 +541,21 @@ bool Decoder::begin(const YamlNode& root,
     if (!m_read.mapping(root, "", "a catalog file", k_top_fields) || !schema_version(root)) {
         return false;
     }
-    std::vector<std::pair<std::string, SourcePos>> ids;
-    if (const auto* gpus = m_read.list(root, "gpus", "", Need::optional)) {
-        for (std::size_t i = 0; i < gpus->size(); ++i) {
-            if (auto gpu = this->gpu((*gpus)[i], entry_path("gpus", i, (*gpus)[i], "id"))) {
-                ids.emplace_back(gpu->gpu.id, gpu->gpu.origin);
-                fragment.gpus.push_back(std::move(*gpu));
+    const auto* gpus = m_read.list(root, "gpus", "", Need::optional);
+    for (std::size_t i = 0; gpus != nullptr && i < gpus->size(); ++i) {
+        auto gpu = this->gpu((*gpus)[i], entry_path("gpus", i, (*gpus)[i], "id"));
+        if (gpu && gpu->flawed) { // not merged; its names are known all the same
+            for (const std::string& name : gpu->gpu.aliases) {
+                fragment.flawed_gpus.push_back(to_lower(name));
             }
+            if (!gpu->gpu.id.empty()) {
+                fragment.flawed_gpus.push_back(to_lower(gpu->gpu.id));
+            }
+        } else if (gpu) {
+            fragment.gpus.push_back(std::move(*gpu));
         }
     }
-    check_unique(ids, "GPU");
+    check_unique(listed_ids(gpus, "id"), "GPU");
     if (const YamlNode* provider = m_read.value(root, "provider", "", Need::optional)) {
         fragment.provider = this->provider(*provider);
     }
@@ -539,23 +581,18 @@ void Decoder::instances(std::span<const YamlNode> list,
 }
 
 void Decoder::end(const YamlNode& root, CatalogFragment& fragment) {
-    std::vector<std::pair<std::string, SourcePos>> ids;
-    ids.reserve(fragment.instances.size());
-    for (const InstanceInput& input : fragment.instances) {
-        ids.emplace_back(input.instance.id, input.instance.origin);
+    const YamlNode* instances = root.find("instances");
+    if (instances != nullptr && instances->kind == YamlNode::Kind::sequence) {
+        check_unique(listed_ids(&instances->items, "id"), "instance type");
     }
-    check_unique(ids, "instance type");
-    ids.clear();
-    if (const auto* discounts = m_read.list(root, "discounts", "", Need::optional)) {
-        for (std::size_t i = 0; i < discounts->size(); ++i) {
-            const std::string path = entry_path("discounts", i, (*discounts)[i], "id");
-            if (auto discount = decode_discount(m_read, (*discounts)[i], path)) {
-                ids.emplace_back(discount->id, discount->origin);
-                fragment.discounts.push_back(std::move(*discount));
-            }
+    const auto* discounts = m_read.list(root, "discounts", "", Need::optional);
+    for (std::size_t i = 0; discounts != nullptr && i < discounts->size(); ++i) {
+        const std::string path = entry_path("discounts", i, (*discounts)[i], "id");
+        if (auto discount = decode_discount(m_read, (*discounts)[i], path)) {
+            fragment.discounts.push_back(std::move(*discount));
         }
     }
-    check_unique(ids, "discount");
+    check_unique(listed_ids(discounts, "id"), "discount");
 }
 
 } // namespace
@@ -601,6 +638,14 @@ CatalogFragment CatalogDecode::finish(std::vector<std::vector<InstanceInput>> ru
     m_fragment.instances.reserve(count);
     for (std::size_t r = 1; r < runs.size(); ++r) {
         std::move(runs[r].begin(), runs[r].end(), std::back_inserter(m_fragment.instances));
+    }
+    auto& instances = m_fragment.instances;
+    if (std::any_of(instances.begin(), instances.end(), [](const auto& i) { return i.flawed; })) {
+        std::vector<InstanceInput> clean; // in file order, as the flawed ones
+        for (InstanceInput& input : instances) {
+            (input.flawed ? m_fragment.flawed_instances : clean).push_back(std::move(input));
+        }
+        instances = std::move(clean);
     }
     Decoder decoder(m_document.file, diagnostics);
     decoder.end(*m_document.root, m_fragment);

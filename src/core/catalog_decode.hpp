@@ -26,6 +26,9 @@ struct ProviderInput {
     ProvenanceInput provenance;
     std::vector<RegionInfo> regions;
     SourcePos origin;
+    // An error of its own: what decoded is merged, but the file's instance types are only
+    // checked (as flawed ones), and its completeness is not checked.
+    bool flawed = false;
 };
 
 struct PriceRowInput {
@@ -36,28 +39,39 @@ struct PriceRowInput {
     // Kept from an earlier file under a later one: its own file's and instance type's levels
     // are applied already, so only the provider's remain (catalog_overlay.cpp).
     bool settled = false;
+    // An error of its own: the prices that decoded are checked (a price that did not is
+    // nullopt), the dates are not.
+    bool flawed = false;
 };
 
 struct InstanceInput {
     InstanceType instance; // provider, prices and provenance filled in at merge
     ProvenanceInput provenance;
     std::vector<PriceRowInput> rows;
+    bool flawed = false;        // an error anywhere in it: checked, never merged
+    bool fields_flawed = false; // an error in its own fields: checks that read them are skipped
 };
 
 struct GpuInput {
     Gpu gpu;
     ProvenanceInput provenance; // source and as_of are required for GPUs
+    bool flawed = false;        // an error of its own
 };
 
+// A file's entries as decoded. Entries with an error of their own are not merged into the
+// catalog, but what decoded of them is still checked (so one run of `catalog validate` shows
+// every problem) and their names are known (so nothing that names them is reported).
 struct CatalogFragment {
     std::string file;
-    std::vector<GpuInput> gpus;
+    std::vector<GpuInput> gpus; // without error
     std::optional<ProviderInput> provider;
-    std::vector<InstanceInput> instances;
-    std::vector<Discount> discounts;
+    std::vector<InstanceInput> instances; // without error
+    std::vector<Discount> discounts;      // without error
+    std::vector<std::string> flawed_gpus; // ids and aliases, lower case, of GPUs with an error
+    std::vector<InstanceInput> flawed_instances; // with an error (InstanceInput::flawed)
 };
 
-// Decodes a parsed document. Entries with errors are left out; every error is reported.
+// Decodes a parsed document; every error is reported.
 CatalogFragment decode_catalog(const YamlDocument& document, Diagnostics& diagnostics);
 
 // decode_catalog in pieces, so a large file's instance types can be decoded on several

@@ -7,11 +7,14 @@
 #include "helper_thread.hpp"
 #include "yaml_reader.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
 #include <exception>
 #include <filesystem>
 #include <system_error>
+#include <utility>
 
 namespace gpuadvisor {
 
@@ -22,7 +25,49 @@ bool is_yaml_name(const std::filesystem::path& path) {
     return extension == ".yaml" || extension == ".yml";
 }
 
-// The files a path names: itself, or a folder's *.yaml and *.yml in name order.
+// Why a folder's entry with a YAML name cannot be read as a file, or nullopt when it can: a
+// regular file, or a symlink to one. The reason and a hint, for a warning.
+std::optional<std::pair<std::string, std::string>>
+unreadable_entry(const std::filesystem::path& path) {
+    std::error_code error;
+    const std::filesystem::file_status status = std::filesystem::status(path, error);
+    if (error == std::errc::no_such_file_or_directory) { // stat follows: the link leads nowhere
+        std::error_code ignored;
+        const auto target = std::filesystem::read_symlink(path, ignored).string();
+        if (target.empty()) {
+            return std::pair{std::string("it no longer exists"), "list the folder again"};
+        }
+        return std::pair{fmt::format("a symlink to '{}', which does not exist", target),
+                         "fix the link or remove it"};
+    }
+    if (error == std::errc::too_many_symbolic_link_levels) {
+        return std::pair{std::string("a symlink loop"), "fix the link or remove it"};
+    }
+    if (error) {
+        return std::pair{fmt::format("cannot be read: {}", error.message()),
+                         "make it a readable file, or remove it"};
+    }
+    const std::string not_a_file =
+        "a catalog file is a regular file or a symlink to one: remove it, or rename it without "
+        ".yaml";
+    switch (status.type()) {
+    case std::filesystem::file_type::regular:
+        return std::nullopt;
+    case std::filesystem::file_type::directory:
+        return std::pair{std::string("a folder (folders are not read recursively)"),
+                         "rename it without .yaml, or name it with a --catalog of its own"};
+    case std::filesystem::file_type::fifo:
+        return std::pair{std::string("a FIFO"), not_a_file};
+    case std::filesystem::file_type::socket:
+        return std::pair{std::string("a socket"), not_a_file};
+    default:
+        return std::pair{std::string("a device or other special file"), not_a_file};
+    }
+}
+
+// The files a path names: itself, or a folder's *.yaml and *.yml in name order. Entries with
+// such a name that are not files (a dangling symlink, a loop, a FIFO, a folder) are skipped
+// with a warning each.
 std::vector<std::string> expand_path(const std::string& path, Diagnostics& diagnostics) {
     std::error_code error;
     if (!std::filesystem::is_directory(path, error)) {
@@ -30,8 +75,15 @@ std::vector<std::string> expand_path(const std::string& path, Diagnostics& diagn
     }
     std::vector<std::string> files;
     for (const auto& entry : std::filesystem::directory_iterator(path, error)) {
-        std::error_code entry_error;
-        if (entry.is_regular_file(entry_error) && is_yaml_name(entry.path())) {
+        if (!is_yaml_name(entry.path())) {
+            continue;
+        }
+        if (const auto reason = unreadable_entry(entry.path())) {
+            diagnostics.warning({entry.path().string(), 0, 0},
+                                "skipped-file",
+                                fmt::format("not read: {}", reason->first),
+                                reason->second);
+        } else {
             files.push_back(entry.path().string());
         }
     }
@@ -66,11 +118,12 @@ CatalogLoad finish(const Catalog* base,
 
 } // namespace
 
-std::vector<std::string> list_catalog_files(const std::vector<std::string>& paths) {
+std::vector<std::string> list_catalog_files(const std::vector<std::string>& paths,
+                                            Diagnostics* diagnostics) {
     Diagnostics ignored;
     std::vector<std::string> files;
     for (const std::string& path : paths) {
-        const auto expanded = expand_path(path, ignored);
+        const auto expanded = expand_path(path, diagnostics != nullptr ? *diagnostics : ignored);
         files.insert(files.end(), expanded.begin(), expanded.end());
     }
     return files;

@@ -400,7 +400,7 @@ RuleLoad load_rule_document(const YamlDocument& document) {
 
 RuleLoad load_rule_files(const std::vector<std::string>& paths) {
     RuleLoad load;
-    for (const std::string& file : list_catalog_files(paths)) {
+    for (const std::string& file : list_catalog_files(paths, &load.diagnostics)) {
         if (const auto text = read_file_capped(file, LoadLimits{}, load.diagnostics)) {
             load_one(parse_yaml(file, *text, LoadLimits{}, load.diagnostics), load);
         } else {

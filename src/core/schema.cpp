@@ -265,12 +265,17 @@ std::optional<int> FieldReader::whole(
     if (!number) {
         return std::nullopt;
     }
-    if (std::floor(*number) != *number) {
-        m_diagnostics.error(
-            pos(*map.find(key)),
-            "bad-number",
-            fmt::format("{}: {} is not a whole number", join_path(path, key), map.find(key)->text),
-            "write a count such as 8");
+    const YamlNode& node = *map.find(key);
+    if (!is_whole_number_text(node.text)) { // 192.0 and 9.6e1 are whole, but not counts
+        const bool whole = std::floor(*number) == *number;
+        m_diagnostics.error(pos(node),
+                            "bad-number",
+                            fmt::format("{}: {} is not a whole number{}",
+                                        join_path(path, key),
+                                        node.text,
+                                        whole ? " written in digits" : ""),
+                            whole ? fmt::format("write it as {}", format_number(*number))
+                                  : "write a count such as 8");
         return std::nullopt;
     }
     return static_cast<int>(*number);

@@ -20,12 +20,14 @@ class Checker {
                             fmt::format("{}: {}", flag, message),
                             std::move(hint));
     }
-    // A value in (0, max]; absent: the default, or an error when there is none.
+    // A value in (0, max]; absent: the default, or an error when there is none. `what` names
+    // the value in the messages, `unit` follows max in the hint.
     double positive(const std::optional<double>& value,
                     std::string_view flag,
                     double max,
                     std::optional<double> fallback,
-                    std::string_view what) {
+                    std::string_view what,
+                    std::string_view unit = "") {
         if (!value) {
             if (!fallback) {
                 error(std::string(flag), fmt::format("required: {}", what));
@@ -36,7 +38,7 @@ class Checker {
         if (!std::isfinite(*value) || !(*value > 0) || *value > max) {
             error(std::string(flag),
                   fmt::format("{} is out of range", format_number(*value)),
-                  fmt::format("give {} above 0 and at most {}", what, format_number(max)));
+                  fmt::format("give {} above 0 and at most {}{}", what, format_number(max), unit));
             return 0;
         }
         return *value;
@@ -89,8 +91,12 @@ void normalize_model(const Workload& in,
         }
         return;
     }
-    const double params = check.positive(
-        in.params, "--params", 1e14, std::nullopt, "--model NAME or --params N (e.g. 7B)");
+    if (!in.params) {
+        check.error("--params", "required: --model NAME or --params N (e.g. 7B)");
+        return;
+    }
+    const double params =
+        check.positive(in.params, "--params", 1e14, std::nullopt, "a parameter count (e.g. 7B)");
     if (params > 0) {
         out.model = generic_transformer(params);
         out.notes.push_back(out.model.provenance.notes);
@@ -130,8 +136,9 @@ NormalizeResult normalize(const Workload& in, const ModelCatalog& models) {
             out.seq_len = check.whole(
                 in.seq_len, "--seq-len", 1e7, std::min(context, 4096.0), "a sequence length");
         } else {
+            // A model that is not a transformer counts samples: `tokens` is read as them.
             out.tokens = check.whole(in.samples ? in.samples : in.tokens,
-                                     "--samples",
+                                     in.samples || !in.tokens ? "--samples" : "--tokens",
                                      1e14,
                                      std::nullopt,
                                      "the number of training samples");
@@ -191,13 +198,13 @@ NormalizeResult normalize(const Workload& in, const ModelCatalog& models) {
     }
     if (in.deadline_hours) {
         out.deadline_hours = check.positive(
-            in.deadline_hours, "--deadline", 1e7, std::nullopt, "a duration such as 30d");
+            in.deadline_hours, "--deadline", 1e7, std::nullopt, "a duration such as 30d", " hours");
     }
     if (in.budget) {
         out.budget = check.positive(in.budget, "--budget", 1e12, std::nullopt, "an amount");
     }
-    out.hours_per_month = check.positive(
-        in.hours_per_month, "--hours-per-month", 744, 730.0, "hours of use a month, up to 744");
+    out.hours_per_month =
+        check.positive(in.hours_per_month, "--hours-per-month", 744, 730.0, "hours of use a month");
     const double context_used =
         out.kind == WorkloadKind::inference ? out.input_tokens + out.output_tokens : out.seq_len;
     if (transformer && out.model.context_length > 0 && context_used > out.model.context_length) {

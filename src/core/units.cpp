@@ -117,6 +117,12 @@ std::string format_micros(std::int64_t micros, int min_decimals) {
     return {text.data(), end};
 }
 
+bool is_whole_number_text(std::string_view text) {
+    const std::size_t sign = text.starts_with('-') ? 1 : 0;
+    const std::size_t digits = count_digits(text, sign);
+    return digits > 0 && sign + digits == text.size() && (digits == 1 || text[sign] != '0');
+}
+
 std::optional<double> parse_strict_number(std::string_view text) {
     if (!is_strict_number_text(text)) {
         return std::nullopt;
@@ -209,9 +215,8 @@ QuantityParse parse_quantity(std::string_view text, QuantityKind kind) {
     }
     const std::string_view number = text.substr(0, end);
     const std::string_view suffix = text.substr(end);
-    double value = 0;
-    const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
-    if (number.empty() || ec != std::errc{} || ptr != number.data() + number.size()) {
+    const auto value = parse_strict_number(number); // not .5, 016, 5.
+    if (!value) {
         return fail(fmt::format("'{}' is not a number", text));
     }
     std::optional<double> factor;
@@ -229,7 +234,7 @@ QuantityParse parse_quantity(std::string_view text, QuantityKind kind) {
     if (!factor) {
         return fail(fmt::format("unknown unit '{}' in '{}'", suffix, text));
     }
-    const double result = value * *factor;
+    const double result = *value * *factor;
     if (!std::isfinite(result)) {
         return fail(fmt::format("'{}' is out of range", text));
     }

@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """Every numeric flag of every command refuses NaN, infinity, text, negative numbers, zero
-where zero means nothing, and absurd values: exit 2, with a message that names the flag.
+where zero means nothing, absurd values, and forms the documentation does not give (hex,
+a leading '+' or zero, spaces; decimals for counts): exit 2, with a message that names the
+flag.
 
 usage: flags.py BINARY FIXTURES
 """
@@ -61,7 +63,16 @@ for kind, flags in WORKLOAD.items():
 FLAGS.append((["size", "training", "--model", "llama-2-7b", "--tokens", "1B", "--params", "7B"],
               "--params", True))
 
-BAD = ["nan", "NaN", "inf", "-inf", "abc", "-1", "1e308"]
+BAD = ["nan", "NaN", "inf", "-inf", "abc", "-1", "1e308",
+       # Forms strtod and CLI11 read but the documentation does not give: a hex float
+       # (0x10 = 16), a leading '+', leading or trailing spaces, a leading zero (octal to
+       # some readers: 016 = 14), a bare fraction.
+       "0x10", "0x1p4", "+1", " 1", "1 ", "01", ".5"]
+# Count flags take digits only: a whole number written as a decimal or with an exponent is
+# refused too.
+COUNT_FLAGS = {"--count", "--baseline", "--max-age-days", "--gpus", "--instances",
+               "--max-instances", "--top"}
+NOT_DIGITS = ["1.0", "1e0", "2.5e1"]
 
 
 def main():
@@ -70,7 +81,8 @@ def main():
     failures = 0
     runs = 0
     for args, flag, zero_ok in FLAGS:
-        for value in BAD + ([] if zero_ok else ["0"]):
+        counts = NOT_DIGITS if flag in COUNT_FLAGS else []
+        for value in BAD + counts + ([] if zero_ok else ["0"]):
             runs += 1
             done = subprocess.run([binary, *catalog, *args, f"{flag}={value}"],
                                   capture_output=True, text=True, timeout=10, check=False)

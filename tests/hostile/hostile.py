@@ -11,9 +11,12 @@ read by the command that reads that kind of file:
   rules    gpuadvisor catalog validate --rules FILE  (errors: exit 1; unreadable: exit 3)
 and must give the expected exit code, the expected diagnostic code at FILE:LINE:COL, within
 10 s, and never a crash (a signal, exit 4) or text on stdout that is not the command's own.
-Accepted inputs (a UTF-8 BOM, CRLF line ends) must give exit 0 and no error.
+Accepted inputs (a UTF-8 BOM, CRLF line ends) must give exit 0 and no error. A catalog
+folder and a rules folder holding odd entries (a dangling symlink, a loop, a FIFO, a folder,
+each named *.yaml) must warn about each (skipped-file), and fail under --strict.
 """
 import argparse
+import os
 import pathlib
 import re
 import subprocess
@@ -225,6 +228,83 @@ def run_case(binary, kind, directory, case):
     return None
 
 
+# What a catalog or rules folder holds beside its one good file, each a warning
+# (skipped-file) and, with --strict, an error: entries with a YAML name that are not files.
+def odd_entries(folder):
+    (folder / "dangling.yaml").symlink_to("nowhere.yaml")
+    (folder / "loop.yaml").symlink_to("loop.yaml")
+    os.mkfifo(folder / "fifo.yaml")
+    (folder / "sub.yaml").mkdir()
+    return ["dangling.yaml", "loop.yaml", "fifo.yaml", "sub.yaml"]
+
+
+def folder_cases(binary, directory):
+    """A folder's odd entries are reported, never skipped silently, for catalogs and rules."""
+    problems = []
+    for kind, file in (("catalog", "hostile.yaml"), ("rules", "rules.yaml")):
+        folder = directory / f"{kind}-folder"
+        folder.mkdir()
+        (folder / file).write_text(SKELETON[kind])
+        odd = odd_entries(folder)
+        for strict in ([], ["--strict"]):
+            args = command(binary, kind, folder) + strict
+            done = subprocess.run(args, capture_output=True, text=True, timeout=10,
+                                  env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"}, check=False)
+            expected = 1 if strict else 0
+            if done.returncode != expected:
+                problems.append(f"{kind} folder {strict}: exit {done.returncode}, expected "
+                                f"{expected}: {done.stderr[:300]}")
+            for name in odd:
+                if f"{folder / name}: warning[skipped-file]" not in done.stderr:
+                    problems.append(f"{kind} folder: no warning for {name}: "
+                                    f"{done.stderr[:300]}")
+    return problems
+
+
+# Every field a profile can hold, each with a value its own reading takes but the workload's
+# check refuses (out of range, not whole): reported at the field's file:line:column under its
+# key, never blamed on a flag that was not given, exit 3. (base profile, field, value)
+PROFILE_BASES = {
+    "training": "workload: training\nparams: 7B\ntokens: 1T\n",
+    "samples": "workload: training\nmodel: resnet-50\nsamples: 1M\n",
+    "inference": "workload: inference\nmodel: bert-base\n",
+    "hpc": "workload: hpc\nfp64_tflops: 10\n",
+    "graphics": "workload: graphics\nsessions: 4\nmemory_per_session_gb: 4\n",
+}
+PROFILE_FIELDS = [
+    ("training", "params", "0"), ("training", "tokens", "0"), ("training", "seq_len", "0"),
+    ("training", "batch", "2.5"), ("training", "deadline", "0"), ("training", "budget", "0"),
+    ("training", "hours_per_month", "800"), ("samples", "samples", "0"),
+    ("samples", "tokens", "0"), ("inference", "qps", "0"), ("inference", "latency_ms", "0"),
+    ("inference", "input_tokens", "0"), ("inference", "output_tokens", "1.5"),
+    ("inference", "batch", "0"), ("inference", "hours_per_month", "745"),
+    ("hpc", "fp64_tflops", "0"), ("hpc", "memory_gb", "0"), ("hpc", "bandwidth_gb_per_s", "0"),
+    ("graphics", "sessions", "0"), ("graphics", "memory_per_session_gb", "0"),
+    ("inference", "model", "bert-bsae"),
+]
+
+
+def profile_field_cases(binary, directory):
+    problems = []
+    for base, field, value in PROFILE_FIELDS:
+        # (samples, when there, left out: a CNN's `tokens` are read as samples only then)
+        lines = [line for line in PROFILE_BASES[base].splitlines()
+                 if not line.startswith((field + ":", "samples:"))]
+        text = "schema_version: 1\n" + "\n".join(lines) + f"\n{field}: {value}\n"
+        path = directory / f"profile-field-{base}-{field}.yaml"
+        path.write_text(text)
+        done = subprocess.run(command(binary, "profile", path), capture_output=True, text=True,
+                              timeout=10, env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"},
+                              check=False)
+        line = text.count("\n")
+        where = f"{path}:{line}:{len(field) + 3}: error[bad-workload]: {field}: "
+        if done.returncode != 3 or where not in done.stderr or "error[bad-workload]: --" in \
+                done.stderr:
+            problems.append(f"{base} profile, {field}: {value}: exit {done.returncode}, "
+                            f"expected 3 and '{where}': {done.stderr[:300]}")
+    return problems
+
+
 def main():
     global GPUS_FILE
     parser = argparse.ArgumentParser()
@@ -244,6 +324,14 @@ def main():
                 if problem:
                     failed += 1
                     print(f"FAIL {kind}/{case[0]}: {problem}")
+        total += len(PROFILE_FIELDS)
+        for problem in profile_field_cases(args.binary, directory):
+            failed += 1
+            print(f"FAIL profile field: {problem}")
+        total += 1
+        for problem in folder_cases(args.binary, directory):
+            failed += 1
+            print(f"FAIL folder: {problem}")
     print(f"{total} hostile cases, {failed} failed")
     return 1 if failed else 0
 

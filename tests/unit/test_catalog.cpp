@@ -7,6 +7,8 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <filesystem>
+#include <unistd.h>
 
 using namespace gpuadvisor;
 
@@ -254,6 +256,73 @@ TEST_CASE("discounts: later files replace the same id; each reference is checked
     CHECK(edp.origin.file == "b.yaml");
     // The instances keep their list prices: a discount changes what is paid, not the data.
     CHECK(load.catalog.instances() == test::test_catalog().instances());
+}
+
+TEST_CASE("a folder's entries named *.yaml that are not files are left out with a warning") {
+    namespace fs = std::filesystem;
+    const fs::path folder =
+        fs::temp_directory_path() / ("gpuadvisor-folder-" + std::to_string(::getpid()));
+    fs::remove_all(folder);
+    fs::create_directories(folder / "nested.yaml");
+    fs::copy_file(test::fixture("catalog/gpus.yaml"), folder / "gpus.yaml");
+    fs::create_symlink("gone.yaml", folder / "dangling.yaml");
+    fs::create_symlink("loop.yml", folder / "loop.yml");
+    fs::create_symlink("gpus.yaml", folder / "alias.yaml"); // a symlink to a file is read
+    fs::create_directories(folder / "notes");               // not a YAML name: not listed
+    const CatalogLoad load = load_catalog_over(nullptr, {folder.string()}, test::fixed_checks());
+    std::string described;
+    for (const Diagnostic& d : load.diagnostics.items()) {
+        described += format_diagnostic(d) + " / " + d.hint + "\n";
+    }
+    fs::remove_all(folder);
+    const std::string base = folder.string() + "/";
+    CHECK(load.files == std::vector<std::string>{base + "alias.yaml", base + "gpus.yaml"});
+    CHECK(load.diagnostics.error_count() == 0);
+    CHECK(load.diagnostics.warning_count() == 3);
+    CHECK(described.find(base + "dangling.yaml: warning[skipped-file]: not read: a symlink to "
+                                "'gone.yaml', which does not exist / fix the link or remove it") !=
+          std::string::npos);
+    CHECK(described.find(base + "loop.yml: warning[skipped-file]: not read: a symlink loop") !=
+          std::string::npos);
+    CHECK(described.find(base +
+                         "nested.yaml: warning[skipped-file]: not read: a folder (folders are "
+                         "not read recursively) / rename it without .yaml, or name it with a "
+                         "--catalog of its own") != std::string::npos);
+}
+
+TEST_CASE("entries with an error are checked but not merged, and what names them is quiet") {
+    const CatalogLoad load = test::load_text(
+        "schema_version: 1\n"
+        "gpus:\n"
+        "  - {id: Q-1, vendor: nvidia, architecture: x, form_factor: sxm, memory_gb: -1,\n"
+        "     memory_bandwidth_gb_per_s: 900, fp64_tflops: 1, fp32_tflops: 2, source: s,\n"
+        "     as_of: 2025-01-01}\n"
+        "provider: {id: testcloud}\n"
+        "instances:\n"
+        "  - {id: on.q, family: q, gpu: Q-1, gpu_count: 1, gpu_memory_gb: 999, vcpus: 8,\n"
+        "     memory_gb: 64, network_gbps: 10, rdma: false, nvlink: false,\n"
+        "     regions: [{region: us-east-1, on_demand: 1.5}]}\n"
+        "  - {id: bad.1, family: b, gpu: T4, gpu_count: 1, vcpus: 8, memory_gb: 64,\n"
+        "     network_gbps: 10, rdma: maybe, nvlink: false,\n"
+        "     regions: [{region: us-east-1, on_demand: 1.5, spot: 9}]}\n"
+        "discounts:\n"
+        "  - {id: d, provider: testcloud, instance: bad.1, percent: 5, source: s,\n"
+        "     as_of: 2025-01-01}\n");
+    // The GPU's and bad.1's own errors, bad.1's spot above on-demand; nothing about on.q
+    // naming the GPU with an error, nor about the discount naming bad.1.
+    CHECK(test::describe(load.diagnostics) ==
+          "3:77: error[out-of-range]: gpus[Q-1].memory_gb: -1 is out of range\n"
+          "  hint: it must be at least 0.1 and at most 2000\n"
+          "12:30: error[bad-value]: instances[bad.1].rdma: 'maybe' is not true or false\n"
+          "  hint: write true or false, without quotes\n"
+          "13:16: warning[price-above-on-demand]: instances[bad.1].regions[us-east-1]: spot "
+          "9.00 is above on-demand 1.50\n"
+          "  hint: check the spot price and its unit\n");
+    // Neither the GPU nor an instance type that needs it or has an error is in the catalog.
+    CHECK(load.catalog.find_gpu("Q-1") == nullptr);
+    CHECK(load.catalog.match_instances("on.q").empty());
+    CHECK(load.catalog.match_instances("bad.1").empty());
+    CHECK(load.catalog.instances().size() == test::test_catalog().instances().size());
 }
 
 TEST_CASE("the compiled built-in catalog equals data/ loaded through the slow path") {
