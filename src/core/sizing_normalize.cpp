@@ -205,6 +205,12 @@ NormalizeResult normalize(const Workload& in, const ModelCatalog& models) {
     }
     out.hours_per_month =
         check.positive(in.hours_per_month, "--hours-per-month", 744, 730.0, "hours of use a month");
+    if (out.hours_per_month > 0 && out.hours_per_month < 0.001) { // priced to 0.001 h, not less
+        check.error("--hours-per-month",
+                    fmt::format("{} h is under 0.001 h, the least a cost is counted in",
+                                format_number(out.hours_per_month)),
+                    "give hours of use a month of at least 0.001 and at most 744");
+    }
     const double context_used =
         out.kind == WorkloadKind::inference ? out.input_tokens + out.output_tokens : out.seq_len;
     if (transformer && out.model.context_length > 0 && context_used > out.model.context_length) {
