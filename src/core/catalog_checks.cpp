@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <deque>
 #include <iterator>
 #include <map>
 #include <set>
@@ -357,20 +358,26 @@ std::optional<InstanceType> merge_instance(PendingInstance& pending,
                                            const CheckOptions& options,
                                            Diagnostics& diagnostics) {
     InstanceType instance = std::move(pending.input.instance);
-    instance.provenance =
-        resolve(pending.input.provenance, {&pending.file_provenance, &state.provenance});
+    // The provider as merged up to the definition's file first, then as merged in the end (for
+    // what no file up to it gave: a provider completed by a later file).
+    const ProviderLevel none;
+    const ProviderLevel& then = pending.provider != nullptr ? *pending.provider : none;
+    instance.provenance = resolve(pending.input.provenance,
+                                  {&pending.file_provenance, &then.provenance, &state.provenance});
     instance.regions.reserve(instance.regions.size() + pending.input.rows.size());
     for (PriceRowInput& row_input : pending.input.rows) {
         PriceRow row = std::move(row_input.row);
-        if (row_input.settled) { // kept from an earlier file: only the provider's level is left
+        if (row_input.settled) { // kept from an earlier file: its own levels are applied
             row.currency = row_input.currency.value_or(state.provider.currency);
             row.provenance = resolve(row_input.provenance, {&state.provenance});
         } else {
             row.currency = row_input.currency.value_or(
-                pending.file_currency.value_or(state.provider.currency));
-            row.provenance =
-                resolve(row_input.provenance,
-                        {&pending.input.provenance, &pending.file_provenance, &state.provenance});
+                pending.file_currency.value_or(then.currency.value_or(state.provider.currency)));
+            row.provenance = resolve(row_input.provenance,
+                                     {&pending.input.provenance,
+                                      &pending.file_provenance,
+                                      &then.provenance,
+                                      &state.provenance});
         }
         instance.regions.push_back(std::move(row));
     }
@@ -437,18 +444,23 @@ struct Unmerged {
     std::string provider;
 };
 
-// Moves the fragment's instance types that cannot be merged to `unmerged`.
-void set_aside(CatalogFragment& fragment, std::vector<Unmerged>& unmerged) {
+using InstanceKey = std::pair<std::string, std::string>; // provider, lower-case id
+
+// Moves the fragment's instance types that cannot be merged to `unmerged`, their keys to
+// `keys` (a later definition of one is not told it has nothing earlier to remove from).
+void set_aside(CatalogFragment& fragment,
+               std::vector<Unmerged>& unmerged,
+               std::set<InstanceKey>& keys) {
     const std::string provider = fragment.provider ? fragment.provider->id : std::string();
+    const auto add = [&](InstanceInput& input) {
+        keys.emplace(provider, to_lower(input.instance.id));
+        unmerged.push_back({std::move(input), provider});
+    };
     if (!fragment.provider || fragment.provider->flawed) {
-        for (InstanceInput& input : fragment.instances) {
-            unmerged.push_back({std::move(input), provider});
-        }
+        std::for_each(fragment.instances.begin(), fragment.instances.end(), add);
         fragment.instances.clear();
     }
-    for (InstanceInput& input : fragment.flawed_instances) {
-        unmerged.push_back({std::move(input), provider});
-    }
+    std::for_each(fragment.flawed_instances.begin(), fragment.flawed_instances.end(), add);
 }
 
 // An instance type left out of the merge, checked for what decoded clean so that one run of
@@ -531,6 +543,8 @@ Catalog merge_fragments(const Catalog* base,
     std::vector<std::string> gpu_order;
     NameSet flawed_gpus;
     std::vector<Unmerged> unmerged;
+    std::set<InstanceKey> unmerged_keys;
+    std::deque<ProviderLevel> levels; // each file's provider as merged up to it
     if (base != nullptr) {
         seed_from_base(*base, gpus_by_id, providers, instances);
         for (const Gpu& gpu : base->gpus()) {
@@ -548,14 +562,23 @@ Catalog merge_fragments(const Catalog* base,
         if (fragment.provider && !fragment.provider->id.empty()) {
             merge_provider(providers, *fragment.provider);
         }
-        set_aside(fragment, unmerged);
+        set_aside(fragment, unmerged, unmerged_keys);
+        const ProviderLevel* level = nullptr;
+        const auto state = fragment.instances.empty() ? providers.end() // (set_aside leaves
+                                                      : providers.find(fragment.provider->id);
+        if (state != providers.end()) { // none without a provider block free of errors)
+            level = &levels.emplace_back(ProviderLevel{
+                state->second.provenance,
+                state->second.has_currency ? std::optional(state->second.provider.currency)
+                                           : std::nullopt});
+        }
         for (InstanceInput& input : fragment.instances) {
-            input.instance.provider = fragment.provider ? fragment.provider->id : std::string();
-            const auto key = std::pair{input.instance.provider, to_lower(input.instance.id)};
+            input.instance.provider = fragment.provider->id;
+            const auto key = InstanceKey{input.instance.provider, to_lower(input.instance.id)};
             PendingInstance later{std::move(input),
-                                  fragment.provider ? fragment.provider->provenance
-                                                    : ProvenanceInput{},
-                                  fragment.provider ? fragment.provider->currency : std::nullopt};
+                                  fragment.provider->provenance,
+                                  fragment.provider->currency,
+                                  level};
             const auto [it, fresh] = instances.try_emplace(key);
             const auto& rows = later.input.rows;
             if (fresh && std::none_of(rows.begin(), rows.end(), [](const PriceRowInput& row) {
@@ -563,7 +586,10 @@ Catalog merge_fragments(const Catalog* base,
                 })) {
                 it->second = std::move(later); // (the common case, and a large catalog's)
             } else { // a later file's definition: fields replaced, rows merged by region
-                overlay_instance(it->second, std::move(later), diagnostics);
+                overlay_instance(it->second,
+                                 std::move(later),
+                                 fresh && unmerged_keys.contains(key),
+                                 diagnostics);
             }
         }
     }

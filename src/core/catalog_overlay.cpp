@@ -14,11 +14,18 @@ ProvenanceInput as_input(const Provenance& provenance) {
     return {provenance.source, provenance.as_of, provenance.confidence, provenance.notes, {}};
 }
 
+void inherit_missing(ProvenanceInput& own, const ProvenanceInput& level) {
+    own.source = own.source ? own.source : level.source;
+    own.as_of = own.as_of ? own.as_of : level.as_of;
+    own.confidence = own.confidence ? own.confidence : level.confidence;
+}
+
 namespace {
 
-// The earlier definition's rows, each with what its file and instance type gave it applied
-// (a later file's levels must not reach them): the rows of a built catalog as they are, a
-// file's with its instance type's and provider block's source, date, confidence and currency.
+// The earlier definition's rows, each with what its file gave it applied (a later file's
+// levels must not reach them): the rows of a built catalog as they are, a file's with its
+// instance type's, its provider block's and its provider's (as merged up to that file) source,
+// date, confidence and currency.
 std::vector<PriceRowInput> settled_rows(PendingInstance& earlier) {
     std::vector<PriceRowInput> rows;
     rows.reserve(earlier.input.instance.regions.size() + earlier.input.rows.size());
@@ -27,15 +34,16 @@ std::vector<PriceRowInput> settled_rows(PendingInstance& earlier) {
         ProvenanceInput provenance = as_input(row.provenance);
         rows.push_back({std::move(row), std::move(currency), std::move(provenance), false, true});
     }
+    const ProviderLevel none;
+    const ProviderLevel& provider = earlier.provider != nullptr ? *earlier.provider : none;
     for (PriceRowInput& row : earlier.input.rows) {
         if (!row.settled) {
-            row.currency = row.currency ? row.currency : earlier.file_currency;
-            for (const ProvenanceInput* level :
-                 {&earlier.input.provenance, &earlier.file_provenance}) {
-                ProvenanceInput& own = row.provenance;
-                own.source = own.source ? own.source : level->source;
-                own.as_of = own.as_of ? own.as_of : level->as_of;
-                own.confidence = own.confidence ? own.confidence : level->confidence;
+            row.currency = row.currency            ? row.currency
+                           : earlier.file_currency ? earlier.file_currency
+                                                   : provider.currency;
+            for (const ProvenanceInput* level : std::initializer_list<const ProvenanceInput*>{
+                     &earlier.input.provenance, &earlier.file_provenance, &provider.provenance}) {
+                inherit_missing(row.provenance, *level);
             }
             row.settled = true;
         }
@@ -86,7 +94,10 @@ void report_dropped(const std::string& path,
 
 } // namespace
 
-void overlay_instance(PendingInstance& earlier, PendingInstance later, Diagnostics& diagnostics) {
+void overlay_instance(PendingInstance& earlier,
+                      PendingInstance later,
+                      bool earlier_flawed,
+                      Diagnostics& diagnostics) {
     std::vector<PriceRowInput> rows = settled_rows(earlier);
     std::vector<std::string> regions; // rows[i]'s region in lower case: regions ignore case
     for (const PriceRowInput& row : rows) {
@@ -98,7 +109,7 @@ void overlay_instance(PendingInstance& earlier, PendingInstance later, Diagnosti
         const auto old = rows.begin() + (at - regions.begin());
         const std::string row_path = fmt::format("{}.regions[{}]", path, row.row.region.str());
         if (old == rows.end()) {
-            if (row.remove) {
+            if (row.remove && !earlier_flawed) {
                 diagnostics.warning(row.row.origin,
                                     "nothing-to-remove",
                                     fmt::format("{}: no earlier row for region '{}' to remove",
@@ -107,7 +118,7 @@ void overlay_instance(PendingInstance& earlier, PendingInstance later, Diagnosti
                                     "check the region's spelling against 'gpuadvisor catalog "
                                     "show " +
                                         later.input.instance.id + "'");
-            } else {
+            } else if (!row.remove) {
                 regions.push_back(to_lower(row.row.region));
                 rows.push_back(std::move(row));
             }

@@ -158,6 +158,91 @@ instances:
     CHECK(instance(load.catalog, "small.1x").regions.size() == 1); // untouched
 }
 
+TEST_CASE("a row keeps the currency and source of its own file under a later overlay") {
+    // a.yaml prices big.8x in us-east-1 under testcloud's currency (USD) and source; b.yaml,
+    // later, says testcloud's prices are in EUR from "B sheet" and prices eu-west-1. a.yaml's
+    // row must stay USD and "test fixture": b.yaml's provider block speaks for b.yaml's rows.
+    const std::string instance_head = R"(instances:
+  - id: big.8x
+    family: big
+    gpu: A100-40GB
+    gpu_count: 8
+    vcpus: 96
+    memory_gb: 1152
+    network_gbps: 400
+    rdma: true
+    nvlink: true
+    regions:
+)";
+    const std::vector<NamedText> files{
+        {"a.yaml",
+         "schema_version: 1\nprovider: {id: testcloud}\n" + instance_head +
+             "      - {region: us-east-1, on_demand: 21.96}\n"},
+        {"b.yaml",
+         "schema_version: 1\nprovider: {id: testcloud, currency: EUR, source: \"B sheet\", "
+         "as_of: 2025-06-01}\n" +
+             instance_head + "      - {region: eu-west-1, on_demand: 30}\n"}};
+    const CatalogLoad load =
+        load_catalog_texts(files, test::fixed_checks(), {}, &test::test_catalog());
+    INFO(test::describe(load.diagnostics));
+    REQUIRE_FALSE(load.diagnostics.has_errors());
+    const InstanceType& big = instance(load.catalog, "big.8x");
+    REQUIRE(big.regions.size() == 2);
+    const PriceRow& eu = big.regions[0];
+    const PriceRow& us = big.regions[1];
+    REQUIRE(us.region == "us-east-1");
+    CHECK(us.on_demand == 21'960'000);
+    CHECK(us.currency == "USD");
+    CHECK(us.provenance.source == "test fixture");
+    CHECK(format_date(us.provenance.as_of) == "2025-01-01");
+    REQUIRE(eu.region == "eu-west-1");
+    CHECK(eu.currency == "EUR");
+    CHECK(eu.provenance.source == "B sheet");
+    // The same with a.yaml's row not in the later definition at all (only specs restated).
+    const std::vector<NamedText> specs_only{
+        files[0],
+        {"b.yaml",
+         "schema_version: 1\nprovider: {id: testcloud, currency: EUR, source: \"B sheet\", "
+         "as_of: 2025-06-01}\n" +
+             instance_head.substr(0, instance_head.size() - 1) + " []\n"}};
+    const CatalogLoad kept =
+        load_catalog_texts(specs_only, test::fixed_checks(), {}, &test::test_catalog());
+    INFO(test::describe(kept.diagnostics));
+    const InstanceType& big2 = instance(kept.catalog, "big.8x");
+    REQUIRE(big2.regions.size() == 2);
+    CHECK(big2.regions[1].currency == "USD");
+    CHECK(big2.regions[1].provenance.source == "test fixture");
+}
+
+TEST_CASE("a remove under an instance type whose earlier definition has an error: no warning") {
+    // The error is reported where it is; the later file's remove finds no merged row because
+    // the flawed definition was set aside, which is no news to the user.
+    const std::string head = R"(schema_version: 1
+provider: {id: testcloud}
+instances:
+  - id: flawed.1x
+    family: flawed
+    gpu: T4
+    gpu_count: 1
+    memory_gb: 16
+    network_gbps: 25
+    rdma: false
+    nvlink: false
+)";
+    const std::vector<NamedText> files{
+        {"a.yaml",
+         head + "    vcpus: 4.0\n    regions:\n      - {region: us-east-1, on_demand: 1}\n"},
+        {"b.yaml",
+         head + "    vcpus: 4\n    regions:\n      - {region: us-east-1, remove: true}\n"}};
+    const CatalogLoad load =
+        load_catalog_texts(files, test::fixed_checks(), {}, &test::test_catalog());
+    const std::string described = test::describe(load.diagnostics);
+    INFO(described);
+    CHECK(load.diagnostics.error_count() == 1);
+    CHECK(described.find("bad-number") != std::string::npos);
+    CHECK(described.find("nothing-to-remove") == std::string::npos);
+}
+
 TEST_CASE("a new provider must be complete once merged") {
     const auto load = test::load_text("schema_version: 1\nprovider: {id: newcloud}\n");
     CHECK(test::describe(load.diagnostics).find("'newcloud' has no 'name' in any file") !=
@@ -267,9 +352,14 @@ TEST_CASE("a folder's entries named *.yaml that are not files are left out with 
     fs::copy_file(test::fixture("catalog/gpus.yaml"), folder / "gpus.yaml");
     fs::create_symlink("gone.yaml", folder / "dangling.yaml");
     fs::create_symlink("loop.yml", folder / "loop.yml");
-    fs::create_symlink("gpus.yaml", folder / "alias.yaml"); // a symlink to a file is read
-    fs::create_directories(folder / "notes");               // not a YAML name: not listed
+    fs::create_directories(folder / "real"); // not a YAML name: not listed
+    fs::copy_file(test::fixture("catalog/testcloud.yaml"), folder / "real" / "testcloud.yaml");
+    fs::create_symlink("real/testcloud.yaml", folder / "alias.yaml"); // a link to a file is read
+    fs::create_directories(folder / "notes");                         // not a YAML name: not listed
     const CatalogLoad load = load_catalog_over(nullptr, {folder.string()}, test::fixed_checks());
+    // A file named twice (itself, then through its folder) is read once, where last named.
+    const CatalogLoad twice = load_catalog_over(
+        nullptr, {(folder / "gpus.yaml").string(), folder.string()}, test::fixed_checks());
     std::string described;
     for (const Diagnostic& d : load.diagnostics.items()) {
         described += format_diagnostic(d) + " / " + d.hint + "\n";
@@ -277,6 +367,8 @@ TEST_CASE("a folder's entries named *.yaml that are not files are left out with 
     fs::remove_all(folder);
     const std::string base = folder.string() + "/";
     CHECK(load.files == std::vector<std::string>{base + "alias.yaml", base + "gpus.yaml"});
+    CHECK(twice.files == load.files);
+    CHECK(twice.catalog.instances().size() == load.catalog.instances().size());
     CHECK(load.diagnostics.error_count() == 0);
     CHECK(load.diagnostics.warning_count() == 3);
     CHECK(described.find(base + "dangling.yaml: warning[skipped-file]: not read: a symlink to "
