@@ -13,6 +13,9 @@
 #include <atomic>
 #include <exception>
 #include <filesystem>
+#include <map>
+#include <optional>
+#include <sys/stat.h>
 #include <system_error>
 #include <utility>
 
@@ -92,6 +95,32 @@ std::vector<std::string> expand_path(const std::string& path, Diagnostics& diagn
     }
     std::sort(files.begin(), files.end());
     return files;
+}
+
+// The files, each read once: a file named twice (two spellings, or a folder and the file in it,
+// as `GPUADVISOR_CATALOG=prices/ gpuadvisor catalog validate prices/a.yaml` does) is kept where
+// it is last named, under that name, as if named there alone. Reading it twice would lay it
+// over itself: harmless for a whole entry, but a `remove: true` row would find nothing the
+// second time.
+std::vector<std::string> each_once(const std::vector<std::string>& files) {
+    std::map<std::pair<dev_t, ino_t>, std::size_t> last;     // a file's (device, inode): last index
+    std::vector<std::optional<std::pair<dev_t, ino_t>>> ids; // none: cannot be read (reported)
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        struct stat info {};
+        ids.push_back(::stat(files[i].c_str(), &info) == 0
+                          ? std::optional(std::pair(info.st_dev, info.st_ino))
+                          : std::nullopt);
+        if (ids.back()) {
+            last[*ids.back()] = i;
+        }
+    }
+    std::vector<std::string> kept;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        if (!ids[i] || last.at(*ids[i]) == i) {
+            kept.push_back(files[i]);
+        }
+    }
+    return kept;
 }
 
 void load_text(const std::string& name,
@@ -201,6 +230,7 @@ CatalogLoad load_through(CacheFolder& cache,
             files.push_back(file);
         }
     }
+    files = each_once(files);
     if (auto cached = diagnostics.has_errors() ? std::nullopt
                                                : cached_set(cache, base, files, checks, limits)) {
         const std::size_t all = files.size();
@@ -260,6 +290,7 @@ CatalogLoad load_through_cache(const Catalog* base_catalog,
     CacheFolder folder(cache);
     CatalogLoad load = load_through(folder, base_catalog, base, paths, checks, limits);
     load.cache_notes = folder.finish();
+    load.diagnostics.sort(); // (a load from the cache has the listing's diagnostics alone)
     return load;
 }
 
