@@ -58,13 +58,19 @@ bool is_folder(const std::string& path) {
 }
 
 // Creates the folder and any missing folder above it, each 0700 whatever the umask; folders
-// that exist are left as they are.
+// that exist are left as they are. The mode is set on the folder opened without following a
+// link (fchmod), not by name: someone who may write the folder above could put a link in place
+// of the new folder between the two calls, and chmod would follow it.
 void make_folders(const std::filesystem::path& dir) {
     std::filesystem::path path;
     for (const auto& part : dir) {
         path /= part;
         if (::mkdir(path.c_str(), S_IRWXU) == 0) {
-            ::chmod(path.c_str(), S_IRWXU);
+            const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (fd >= 0) {
+                ::fchmod(fd, S_IRWXU);
+                ::close(fd);
+            }
         }
     }
 }
