@@ -5,7 +5,11 @@
 #include "io.hpp"
 #include "output.hpp"
 
+#include <deque>
+#include <functional>
+#include <optional>
 #include <ostream>
+#include <string>
 #include <vector>
 
 namespace gpuadvisor::cli {
@@ -18,19 +22,37 @@ Json price_row_json(const PriceRow& row);
 std::string gpus_text(const InstanceType& instance);
 // "8x40=320" (per GPU x count = total GB).
 std::string gpu_memory_text(const InstanceType& instance, const Gpu& gpu);
+// The row with the lowest price by `price_of` (micros in the row's currency; nullopt: not
+// priced there), compared in USD at data/fx.yaml's rates; a row in a currency with no rate is
+// taken only when no other row is priced.
+const PriceRow*
+cheapest_row(const InstanceType& instance,
+             const std::function<std::optional<std::int64_t>(const PriceRow&)>& price_of);
 // The cheapest on-demand row, if any.
 const PriceRow* cheapest_on_demand(const InstanceType& instance);
 
 void print_gpus(const std::vector<const Gpu*>& gpus, Io& io);
+// `currency` (empty: as listed): the cheapest on-demand price's.
 void print_instances(const std::vector<const InstanceType*>& instances,
                      const Catalog& catalog,
+                     const std::string& currency,
                      Io& io);
-// What a listing of offers says besides them: the exchange rates its prices were converted at
-// (--currency), and the offers it could not convert.
+// What a listing of prices says besides them: the exchange rates its prices were converted at
+// (--currency), and the rows it could not convert.
 struct OffersNotes {
     std::vector<std::string> fx;
     std::vector<std::string> warnings;
 };
+// The rows' prices in `currency`: each row in another currency is replaced by its converted copy
+// (kept in `store`), each rate used named once in the notes; a row that does not convert stays
+// as it is, counted by currency in a warning.
+OffersNotes convert_rows(std::vector<const PriceRow*>& rows,
+                         const std::string& currency,
+                         std::deque<PriceRow>& store);
+// The notes under a table ("Converted at ...", "Warning: ..."); with CSV and Markdown, whose
+// output is the table alone, the warnings go to stderr (not with -q) and the rates are in the
+// rows' currency column.
+void print_notes(const OffersNotes& notes, Io& io);
 void print_offers(const std::vector<Offer>& offers, const OffersNotes& notes, Io& io);
 // print_offers' JSON: the document nlohmann's dump(2) gives for the notes and the offers as JSON
 // objects (price_row_json's fields after provider, instance, gpu and gpu_count), written offer by

@@ -3,7 +3,6 @@
 #include "catalog_listing.hpp"
 #include "catalog_options.hpp"
 #include "exit_status.hpp"
-#include "gpuadvisor/fx.hpp"
 #include "gpuadvisor/spelling.hpp"
 #include "output.hpp"
 #include "render_table.hpp"
@@ -13,7 +12,6 @@
 #include <fmt/format.h>
 
 #include <deque>
-#include <map>
 #include <memory>
 #include <set>
 
@@ -58,42 +56,6 @@ bool narrows_instances(const Filter& filter) {
 
 // Validates --provider against the catalog; nullopt after printing a usage error.
 
-// Offers with their prices in `currency`: converted rows kept in `rows`, each rate used named
-// once; an offer that does not convert stays in its own currency, with a warning.
-OffersNotes convert_offers(std::vector<Offer>& offers,
-                           const std::string& currency,
-                           std::deque<PriceRow>& rows) {
-    OffersNotes notes;
-    std::map<std::string, std::size_t> unconverted; // by the currency listed
-    std::set<std::string> rates;
-    for (Offer& offer : offers) {
-        const std::string& listed = offer.prices->currency;
-        if (listed == currency) {
-            continue;
-        }
-        if (auto row = convert_row(*offer.prices, builtin_fx(), currency)) {
-            offer.prices = &rows.emplace_back(std::move(*row));
-            rates.insert(listed);
-        } else {
-            ++unconverted[listed];
-        }
-    }
-    for (const std::string& listed : rates) {
-        notes.fx.push_back(builtin_fx().describe(listed, currency));
-    }
-    for (const auto& [listed, count] : unconverted) {
-        notes.warnings.push_back(fmt::format(
-            "{} offer(s) priced in {} are shown in {}: {}",
-            count,
-            listed,
-            listed,
-            builtin_fx().find(listed) == nullptr
-                ? fmt::format("no exchange rate from {} to {}", listed, currency)
-                : fmt::format("a price is beyond what gpuadvisor can count in {}", currency)));
-    }
-    return notes;
-}
-
 int run(const Options& options, const GlobalOptions& global, Io& io) {
     if (!check_currency(global.currency, "catalog list", io)) {
         return k_exit_usage;
@@ -136,7 +98,7 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
         }
         print_gpus(selected, io);
     } else if (options.what == "instances") {
-        print_instances(instances, *catalog, io);
+        print_instances(instances, *catalog, global.currency, io);
     } else {
         std::vector<Offer> offers;
         for (const InstanceType* instance : instances) {
@@ -146,10 +108,15 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
                 }
             }
         }
+        std::vector<const PriceRow*> rows;
+        for (const Offer& offer : offers) {
+            rows.push_back(offer.prices);
+        }
         std::deque<PriceRow> converted;
-        const OffersNotes notes = global.currency.empty()
-                                      ? OffersNotes{}
-                                      : convert_offers(offers, global.currency, converted);
+        const OffersNotes notes = convert_rows(rows, global.currency, converted);
+        for (std::size_t i = 0; i < offers.size(); ++i) {
+            offers[i].prices = rows[i];
+        }
         print_offers(offers, notes, io);
     }
     return k_exit_ok;

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <deque>
 #include <memory>
 #include <ostream>
 
@@ -39,7 +40,7 @@ void print_fields(const Json& object, Io& io) {
     render_table(table, io);
 }
 
-int show_gpu(const Gpu& gpu, const Catalog& catalog, Io& io) {
+int show_gpu(const Gpu& gpu, const Catalog& catalog, const std::string& currency, Io& io) {
     std::vector<const InstanceType*> carriers;
     for (const InstanceType& instance : catalog.instances()) {
         if (instance.gpu == gpu.id) {
@@ -62,11 +63,20 @@ int show_gpu(const Gpu& gpu, const Catalog& catalog, Io& io) {
         io.out << fmt::format(
             "\nInstance types with {} ({}):\n", terminal_safe(gpu.id), carriers.size());
     }
-    print_instances(carriers, catalog, io);
+    print_instances(carriers, catalog, currency, io);
     return k_exit_ok;
 }
 
-int show_instance(const InstanceType& instance, const Catalog& catalog, Io& io) {
+int show_instance(const InstanceType& instance,
+                  const Catalog& catalog,
+                  const std::string& currency,
+                  Io& io) {
+    std::vector<const PriceRow*> rows; // in --currency where they convert
+    for (const PriceRow& row : instance.regions) {
+        rows.push_back(&row);
+    }
+    std::deque<PriceRow> converted;
+    const OffersNotes notes = convert_rows(rows, currency, converted);
     if (io.format == OutputFormat::json) {
         Json document = json_document("catalog show");
         document["kind"] = "instance";
@@ -74,9 +84,11 @@ int show_instance(const InstanceType& instance, const Catalog& catalog, Io& io) 
         document["instance"]["defined_at"] =
             fmt::format("{}:{}", instance.origin.file, instance.origin.line);
         document["prices"] = Json::array();
-        for (const PriceRow& row : instance.regions) {
-            document["prices"].push_back(price_row_json(row));
+        for (const PriceRow* row : rows) {
+            document["prices"].push_back(price_row_json(*row));
         }
+        document["fx"] = notes.fx;
+        document["warnings"] = notes.warnings;
         write_json(document, io);
         return k_exit_ok;
     }
@@ -101,7 +113,8 @@ int show_instance(const InstanceType& instance, const Catalog& catalog, Io& io) 
                  {"CONF"},
                  {"SOURCE"}},
                 {}};
-    for (const PriceRow& row : instance.regions) {
+    for (const PriceRow* each : rows) {
+        const PriceRow& row = *each;
         std::vector<std::string> cells{row.region, row.currency};
         for (const Plan plan : k_all_plans) {
             const auto& price = row.price(plan);
@@ -119,6 +132,7 @@ int show_instance(const InstanceType& instance, const Catalog& catalog, Io& io) 
         table.rows.push_back(std::move(cells));
     }
     render_table(table, io);
+    print_notes(notes, io);
     if (io.format == OutputFormat::table && !sources.empty()) {
         io.out << "\nSources:\n";
         for (std::size_t i = 0; i < sources.size(); ++i) {
@@ -129,6 +143,9 @@ int show_instance(const InstanceType& instance, const Catalog& catalog, Io& io) 
 }
 
 int run(const Options& options, const GlobalOptions& global, Io& io) {
+    if (!check_currency(global.currency, "catalog show", io)) {
+        return k_exit_usage;
+    }
     const auto catalog = load_active_catalog(global, "catalog show", io);
     if (!catalog) {
         return k_exit_input;
@@ -140,10 +157,10 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
                       [&](const InstanceType* i) { return i->provider != options.provider; });
     }
     if (gpus.size() == 1 && instances.empty()) {
-        return show_gpu(*gpus[0], *catalog, io);
+        return show_gpu(*gpus[0], *catalog, global.currency, io);
     }
     if (instances.size() == 1 && gpus.empty()) {
-        return show_instance(*instances[0], *catalog, io);
+        return show_instance(*instances[0], *catalog, global.currency, io);
     }
     std::vector<std::string> names;
     for (const Gpu* gpu : gpus) {

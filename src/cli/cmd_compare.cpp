@@ -47,24 +47,16 @@ std::optional<Rate> rate_of(const Item& item, Plan plan, const PricingContext& p
     return item.row != nullptr ? plan_rate({item.instance, item.row}, plan, pricing) : std::nullopt;
 }
 
-// The cheapest on-demand offer (in USD, as paid) among rows, or in --region. A row priced in a
-// currency with no rate to USD cannot be ranked: it is taken only when no other row is priced.
+// The cheapest on-demand offer (in USD, as paid) among rows, or in --region.
 const PriceRow*
 pick_row(const InstanceType& instance, const std::string& region, const PricingContext& pricing) {
-    const PriceRow* best = nullptr;
-    std::optional<std::int64_t> best_usd;
-    for (const PriceRow& row : instance.regions) {
+    return cheapest_row(instance, [&](const PriceRow& row) -> std::optional<std::int64_t> {
         const auto rate = plan_rate({&instance, &row}, Plan::on_demand, pricing);
         if ((!region.empty() && row.region != region) || !rate) {
-            continue;
+            return std::nullopt;
         }
-        const auto usd = builtin_fx().convert(rate->micros, row.currency, "USD");
-        if (best == nullptr || (usd && (!best_usd || *usd < *best_usd))) {
-            best = &row;
-            best_usd = usd;
-        }
-    }
-    return best;
+        return rate->micros;
+    });
 }
 
 // For a GPU: the offer with the lowest on-demand price per GPU-hour anywhere in the catalog.
@@ -317,13 +309,7 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
         table.rows.push_back(std::move(cells));
     }
     render_table(table, io);
-    for (const std::string& warning : warnings) { // under a table; apart from CSV and Markdown
-        if (io.format == OutputFormat::table) {
-            io.out << "Warning: " << terminal_safe(warning) << '\n';
-        } else if (!io.quiet) {
-            io.err << "gpuadvisor: warning: " << terminal_safe(warning) << '\n';
-        }
-    }
+    print_notes({{}, warnings}, io);
     return k_exit_ok;
 }
 

@@ -1,11 +1,16 @@
 #include "catalog_listing.hpp"
+#include "gpuadvisor/fx.hpp"
 #include "render_table.hpp"
 #include "row_fields.hpp"
 #include "text.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <map>
+#include <set>
 
 namespace gpuadvisor::cli {
 
@@ -95,16 +100,78 @@ std::string gpu_memory_text(const InstanceType& instance, const Gpu& gpu) {
                        format_number(total));
 }
 
-const PriceRow* cheapest_on_demand(const InstanceType& instance) {
+const PriceRow*
+cheapest_row(const InstanceType& instance,
+             const std::function<std::optional<std::int64_t>(const PriceRow&)>& price_of) {
     const PriceRow* best = nullptr;
+    std::optional<std::int64_t> best_usd;
     for (const PriceRow& row : instance.regions) {
-        if (row.on_demand &&
-            (best == nullptr || row.currency < best->currency ||
-             (row.currency == best->currency && *row.on_demand < *best->on_demand))) {
+        const auto price = price_of(row);
+        if (!price) {
+            continue;
+        }
+        const auto usd = builtin_fx().convert(*price, row.currency, "USD");
+        if (best == nullptr || (usd && (!best_usd || *usd < *best_usd))) {
             best = &row;
+            best_usd = usd;
         }
     }
     return best;
+}
+
+const PriceRow* cheapest_on_demand(const InstanceType& instance) {
+    return cheapest_row(instance, [](const PriceRow& row) { return row.on_demand; });
+}
+
+OffersNotes convert_rows(std::vector<const PriceRow*>& rows,
+                         const std::string& currency,
+                         std::deque<PriceRow>& store) {
+    OffersNotes notes;
+    std::map<std::string, std::pair<std::size_t, std::string>> unconverted; // count, why
+    std::set<std::string> rates;
+    for (const PriceRow*& row : rows) {
+        const std::string& listed = row->currency;
+        if (currency.empty() || listed == currency) {
+            continue;
+        }
+        if (auto converted = convert_row(*row, builtin_fx(), currency)) {
+            row = &store.emplace_back(std::move(*converted));
+            rates.insert(listed);
+            continue;
+        }
+        auto& [count, why] = unconverted[listed];
+        for (const Plan plan : k_all_plans) { // the first price that does not convert, and why
+            const auto& price = row->price(plan);
+            why = why.empty() && price
+                      ? builtin_fx().conversion_error("a price", *price, listed, currency)
+                      : why;
+        }
+        ++count;
+    }
+    for (const std::string& listed : rates) {
+        notes.fx.push_back(builtin_fx().describe(listed, currency));
+    }
+    for (const auto& [listed, unconverted_rows] : unconverted) {
+        const auto& [count, why] = unconverted_rows;
+        notes.warnings.push_back(
+            fmt::format("{} row(s) priced in {} are shown in {}: {}", count, listed, listed, why));
+    }
+    return notes;
+}
+
+void print_notes(const OffersNotes& notes, Io& io) {
+    if (io.format == OutputFormat::table) {
+        for (const std::string& rate : notes.fx) {
+            io.out << "Converted at " << terminal_safe(rate) << '\n';
+        }
+    }
+    for (const std::string& warning : notes.warnings) {
+        if (io.format == OutputFormat::table) {
+            io.out << "Warning: " << terminal_safe(warning) << '\n';
+        } else if (!io.quiet) {
+            io.err << "gpuadvisor: warning: " << terminal_safe(warning) << '\n';
+        }
+    }
 }
 
 void print_gpus(const std::vector<const Gpu*>& gpus, Io& io) {
@@ -147,6 +214,7 @@ void print_gpus(const std::vector<const Gpu*>& gpus, Io& io) {
 
 void print_instances(const std::vector<const InstanceType*>& instances,
                      const Catalog& catalog,
+                     const std::string& currency,
                      Io& io) {
     if (io.format == OutputFormat::json) {
         Json document = json_document("catalog list instances");
@@ -167,9 +235,20 @@ void print_instances(const std::vector<const InstanceType*>& instances,
                  {"RGN", Align::right},
                  {"FROM/H", Align::right}},
                 {}};
+    std::vector<const PriceRow*> cheapest; // each instance type's, in --currency
     for (const InstanceType* instance : instances) {
+        cheapest.push_back(cheapest_on_demand(*instance));
+    }
+    std::vector<const PriceRow*> priced;
+    std::copy_if(cheapest.begin(), cheapest.end(), std::back_inserter(priced), [](auto* row) {
+        return row != nullptr;
+    });
+    std::deque<PriceRow> converted;
+    const OffersNotes notes = convert_rows(priced, currency, converted);
+    for (std::size_t i = 0, p = 0; i < instances.size(); ++i) {
+        const InstanceType* instance = instances[i];
         const Gpu& gpu = *catalog.find_gpu(instance->gpu);
-        const PriceRow* cheapest = cheapest_on_demand(*instance);
+        const PriceRow* from = cheapest[i] != nullptr ? priced[p++] : nullptr;
         table.rows.push_back(
             {instance->provider,
              instance->id,
@@ -179,11 +258,11 @@ void print_instances(const std::vector<const InstanceType*>& instances,
              format_number(instance->memory_gb),
              format_number(instance->network_gbps) + (instance->rdma ? " RDMA" : ""),
              std::to_string(instance->regions.size()),
-             cheapest != nullptr
-                 ? fmt::format("{} {}", format_price(*cheapest->on_demand), cheapest->currency)
-                 : ""});
+             from != nullptr ? fmt::format("{} {}", format_price(*from->on_demand), from->currency)
+                             : ""});
     }
     render_table(table, io);
+    print_notes(notes, io);
 }
 
 void print_offers(const std::vector<Offer>& offers, const OffersNotes& notes, Io& io) {
@@ -217,18 +296,7 @@ void print_offers(const std::vector<Offer>& offers, const OffersNotes& notes, Io
              row.currency});
     }
     render_table(table, io);
-    if (io.format == OutputFormat::table) { // under a table; apart from CSV and Markdown
-        for (const std::string& rate : notes.fx) {
-            io.out << "Converted at " << terminal_safe(rate) << '\n';
-        }
-    }
-    for (const std::string& warning : notes.warnings) {
-        if (io.format == OutputFormat::table) {
-            io.out << "Warning: " << terminal_safe(warning) << '\n';
-        } else if (!io.quiet) {
-            io.err << "gpuadvisor: warning: " << terminal_safe(warning) << '\n';
-        }
-    }
+    print_notes(notes, io);
 }
 
 } // namespace gpuadvisor::cli

@@ -296,6 +296,10 @@ void print_recommendations(const RecommendReport& report, Io& io) {
                   "--provider, --gpu, --rules)\n";
         if (report.explain) {
             print_explanations(report, io);
+        } else { // (offers left out for want of an exchange rate, say: maybe why none fits)
+            for (const std::string& warning : r.warnings) {
+                io.err << "gpuadvisor: warning: " << terminal_safe(warning) << '\n';
+            }
         }
         return;
     }

@@ -537,12 +537,16 @@ void Planner::offer(const Bill& bill, const PriceRow& row, const RowRates& rates
         const auto totals = converted({priced.total_micros, priced.list_total_micros}, rates);
         if (!totals) {
             reject(instance, row.region, count, "price", [&] {
-                return rates.from == nullptr || m_currency == nullptr
-                           ? fmt::format(
-                                 "no exchange rate from {} to {}", row.currency, m_c.currency)
-                           : fmt::format("the total in {} is beyond what gpuadvisor can count "
-                                         "(9.2e12 currency units)",
-                                         m_c.currency);
+                const FxTable& fx = *m_in.fx;
+                const std::string why = fx.conversion_error(
+                    "the total", priced.total_micros, row.currency, m_c.currency);
+                return fmt::format("{}: {}",
+                                   priced.name,
+                                   !why.empty() ? why
+                                                : fx.conversion_error("the list total",
+                                                                      priced.list_total_micros,
+                                                                      row.currency,
+                                                                      m_c.currency));
             });
             continue;
         }
