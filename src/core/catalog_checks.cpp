@@ -688,14 +688,18 @@ void check_fp64(const GpuFigures& gpu, Diagnostics& diagnostics) {
         "H100's 67, goes in fp64_tensor_tflops");
 }
 
-// A dense FP16 or BF16 figure that is the with-sparsity one. Two ratios hold on every GPU
-// with structured sparsity (Ampere, Ada, Hopper, Blackwell; CDNA3 too) and give it away,
-// whatever the generation: dense FP16 = 2 x dense TF32 (A100 312 / 156, H100 SXM 989.4 /
-// 494.7, L40S 362 / 183, MI300X 1307.4 / 653.7), so the sparse figure is 4x; and dense FP8 =
-// 2 x dense FP16 (H100 1978.9 / 989.4, L4 242.5 / 121), so the sparse FP16 figure equals
-// dense FP8. The tests take the midpoints, 3x TF32 and 2/3 of FP8, so a rounded datasheet figure
-// stays clear. A ratio to FP32 vector would not do: dense FP16 is 16x FP32 on the A100 and 30x on
-// the B200, above the H100's sparse 29.5x. Before Ampere (no TF32, no FP8) there is no sparsity to
+// A dense FP16 or BF16 figure that is the with-sparsity one. Two ratios give it away:
+// - Dense FP16/BF16 with FP32 accumulate (what mixed-precision training runs at) is 2 x dense
+//   TF32 on every GPU with TF32 (A100 312 / 156, H100 SXM 989.4 / 494.7, L40S 362 / 183,
+//   MI300X 1307.4 / 653.7, RTX 4090 165.2 / 82.6), so a figure at 4x is the with-sparsity one,
+//   or (GeForce datasheets give both) the one with FP16 accumulate: 330.3 on the RTX 4090.
+//   Either way half of it is the figure sizing needs.
+// - Dense FP8 is 2 x dense FP16 on NVIDIA's and AMD's GPUs (H100 1978.9 / 989.4, L4 242.5 /
+//   121, MI300X 2614.9 / 1307.4), so a sparse FP16 figure equals dense FP8. Not on Intel's
+//   Gaudi 3, whose BF16 and FP8 peaks are both 1835: the test is for NVIDIA and AMD only.
+// The tests take the midpoints, 3x TF32 and 2/3 of FP8, so a rounded datasheet figure stays
+// clear. A ratio to FP32 vector would not do: dense FP16 is 16x FP32 on the A100 and 30x on the
+// B200, above the H100's sparse 29.5x. Before Ampere (no TF32, no FP8) there is no sparsity to
 // mistake.
 void check_sparse(const GpuFigures& gpu,
                   const Figure& figure,
@@ -705,17 +709,19 @@ void check_sparse(const GpuFigures& gpu,
         return;
     }
     const double value = *figure.value;
-    const auto warn = [&](std::string why) {
+    // `also`: what else the figure may be (the TF32 ratio: a GeForce FP16-accumulate figure).
+    const auto warn = [&](std::string why, std::string_view also) {
         diagnostics.warning(
             figure.pos,
             "sparse-figure",
-            fmt::format("{}.{}: {} {}: it looks like the with-sparsity figure",
+            fmt::format("{}.{}: {} {}: it looks like the with-sparsity figure{}",
                         gpu.path,
                         field,
                         format_number(value),
-                        why),
-            fmt::format("give the dense figure, half the with-sparsity one ({}); datasheets mark "
-                        "sparse figures with an asterisk",
+                        why,
+                        also),
+            fmt::format("give the dense figure with FP32 accumulate, half this one ({}); "
+                        "datasheets mark sparse figures with an asterisk",
                         format_number(value / 2)));
     };
     const auto& tf32 = gpu.tf32_tflops.value;
@@ -723,11 +729,13 @@ void check_sparse(const GpuFigures& gpu,
     if (tf32 && value >= 3 * *tf32) {
         warn(fmt::format("is {}x tf32_tflops {} (dense, it is 2x)",
                          format_number(std::round(value / *tf32 * 10) / 10),
-                         format_number(*tf32)));
-    } else if (fp8 && value * 1.5 > *fp8) {
+                         format_number(*tf32)),
+             " (or, on a GeForce card, the one with FP16 accumulate)");
+    } else if (fp8 && value * 1.5 > *fp8 && (gpu.vendor == "nvidia" || gpu.vendor == "amd")) {
         warn(fmt::format("is {}x fp8_tflops {} (dense, it is 0.5x)",
                          format_number(std::round(value / *fp8 * 10) / 10),
-                         format_number(*fp8)));
+                         format_number(*fp8)),
+             "");
     }
 }
 

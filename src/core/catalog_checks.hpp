@@ -32,6 +32,7 @@ struct Figure {
 // One GPU's figures as the plausibility checks read them.
 struct GpuFigures {
     std::string path;                       // "gpus[A100-80GB]"
+    std::string vendor;                     // empty when it did not decode
     std::optional<std::string> memory_type; // as written
     Figure memory_bandwidth_gb_per_s;
     Figure fp64_tflops; // vector

@@ -241,6 +241,7 @@ std::optional<GpuInput> Decoder::gpu(const YamlNode& node, const std::string& pa
     gpu.memory_gb =
         m_read.number(node, "memory_gb", path, Need::required, {0.1, true, 2000}).value_or(0);
     GpuFigures figures = this->figures(node, path);
+    figures.vendor = gpu.vendor;
     gpu.memory_type = figures.memory_type.value_or("");
     gpu.memory_bandwidth_gb_per_s = figures.memory_bandwidth_gb_per_s.value.value_or(0);
     gpu.fp64_tflops = figures.fp64_tflops.value.value_or(0);
