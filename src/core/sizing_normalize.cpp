@@ -20,14 +20,15 @@ class Checker {
                             fmt::format("{}: {}", flag, message),
                             std::move(hint));
     }
-    // A value in (0, max]; absent: the default, or an error when there is none. `what` names
-    // the value in the messages, `unit` follows max in the hint.
+    // A value in (0, max] (or [min, max] for a min above 0); absent: the default, or an error
+    // when there is none. `what` names the value in the messages, `unit` follows max in the hint.
     double positive(const std::optional<double>& value,
                     std::string_view flag,
                     double max,
                     std::optional<double> fallback,
                     std::string_view what,
-                    std::string_view unit = "") {
+                    std::string_view unit = "",
+                    double min = 0) {
         if (!value) {
             if (!fallback) {
                 error(std::string(flag), fmt::format("required: {}", what));
@@ -35,10 +36,14 @@ class Checker {
             }
             return *fallback;
         }
-        if (!std::isfinite(*value) || !(*value > 0) || *value > max) {
+        if (!std::isfinite(*value) || !(*value > 0) || *value < min || *value > max) {
             error(std::string(flag),
                   fmt::format("{} is out of range", format_number(*value)),
-                  fmt::format("give {} above 0 and at most {}{}", what, format_number(max), unit));
+                  fmt::format("give {} {} and at most {}{}",
+                              what,
+                              min > 0 ? "of at least " + format_number(min) : "above 0",
+                              format_number(max),
+                              unit));
             return 0;
         }
         return *value;
@@ -203,14 +208,9 @@ NormalizeResult normalize(const Workload& in, const ModelCatalog& models) {
     if (in.budget) {
         out.budget = check.positive(in.budget, "--budget", 1e12, std::nullopt, "an amount");
     }
-    out.hours_per_month =
-        check.positive(in.hours_per_month, "--hours-per-month", 744, 730.0, "hours of use a month");
-    if (out.hours_per_month > 0 && out.hours_per_month < 0.001) { // priced to 0.001 h, not less
-        check.error("--hours-per-month",
-                    fmt::format("{} h is under 0.001 h, the least a cost is counted in",
-                                format_number(out.hours_per_month)),
-                    "give hours of use a month of at least 0.001 and at most 744");
-    }
+    // At least 0.001 h: costs are counted to 0.001 instance-hours (pricing.md, Exact money).
+    out.hours_per_month = check.positive(
+        in.hours_per_month, "--hours-per-month", 744, 730.0, "hours of use a month", "", 0.001);
     const double context_used =
         out.kind == WorkloadKind::inference ? out.input_tokens + out.output_tokens : out.seq_len;
     if (transformer && out.model.context_length > 0 && context_used > out.model.context_length) {
