@@ -129,6 +129,10 @@ struct InstanceType {
     double network_gbps = 0;
     bool rdma = false;
     bool nvlink = false;
+    // The GPU fabric between instances (InfiniBand, EFA, RoCE, GPUDirect-TCPX), apart from the
+    // Ethernet of network_gbps; empty and 0 where the type has none.
+    std::string fabric;
+    double fabric_gbps = 0;
     double local_storage_gb = 0;
     Provenance provenance;
     std::vector<PriceRow> regions;

@@ -81,6 +81,8 @@ Json instance_json(const InstanceType& instance, const Catalog& catalog) {
     json["network_gbps"] = instance.network_gbps;
     json["rdma"] = instance.rdma;
     json["nvlink"] = instance.nvlink;
+    json["fabric"] = instance.fabric.empty() ? Json(nullptr) : Json(instance.fabric);
+    json["fabric_gbps"] = instance.fabric.empty() ? Json(nullptr) : Json(instance.fabric_gbps);
     json["local_storage_gb"] = instance.local_storage_gb;
     json["regions"] = instance.regions.size();
     JsonFields fields{json};

@@ -48,7 +48,7 @@ constexpr std::array<std::string_view, 26> k_gpu_fields{"id",
 constexpr std::array<std::string_view, 8> k_provider_fields{
     "id", "name", "currency", "source", "as_of", "confidence", "notes", "regions"};
 constexpr std::array<std::string_view, 3> k_region_fields{"id", "name", "country"};
-constexpr std::array<std::string_view, 16> k_instance_fields{"id",
+constexpr std::array<std::string_view, 18> k_instance_fields{"id",
                                                              "family",
                                                              "gpu",
                                                              "gpu_count",
@@ -58,6 +58,8 @@ constexpr std::array<std::string_view, 16> k_instance_fields{"id",
                                                              "network_gbps",
                                                              "rdma",
                                                              "nvlink",
+                                                             "fabric",
+                                                             "fabric_gbps",
                                                              "local_storage_gb",
                                                              "source",
                                                              "as_of",
@@ -81,6 +83,7 @@ constexpr std::array<std::string_view, 13> k_row_fields{"region",
 constexpr std::array<std::string_view, 3> k_vendors{"nvidia", "amd", "intel"};
 constexpr std::array<std::string_view, 4> k_form_factors{"sxm", "pcie", "oam", "nvl"};
 constexpr std::array<std::string_view, 3> k_confidences{"high", "medium", "low"};
+constexpr std::array<std::string_view, 4> k_fabrics{"infiniband", "efa", "roce", "tcpx"};
 
 constexpr Range k_tflops{0.001, true, 100000}; // below a GFLOPS is a unit slip
 constexpr Range k_positive_tflops{0.001, true, 100000};
@@ -133,6 +136,8 @@ class Decoder {
     GpuFigures figures(const YamlNode& node, const std::string& path);
     std::optional<ProviderInput> provider(const YamlNode& node);
     std::optional<InstanceInput> instance(const YamlNode& node, const std::string& path);
+    // `fabric` and `fabric_gbps`: either both or neither.
+    void fabric(const YamlNode& node, const std::string& path, InstanceType& instance);
     std::optional<PriceRowInput> price_row(const YamlNode& node, const std::string& path);
     std::optional<std::string> currency(const YamlNode& map, std::string_view path);
     // The ids (under `key`) of a list's entries that give a valid one, with each entry's
@@ -166,8 +171,8 @@ bool Decoder::schema_version(const YamlNode& root) {
             m_read.pos(*version),
             "schema-version",
             fmt::format("schema_version {} is not supported",
-                        version->is_scalar() ? "'" + std::string(version->text) + "'"
-                                             : "(not a number)"),
+                        version->is_scalar() ? fmt::format("'{}'", version->text)
+                                             : std::string("(not a number)")),
             "this gpuadvisor reads schema_version 1; a newer file needs a newer gpuadvisor");
         return false;
     }
@@ -411,6 +416,14 @@ std::optional<PriceRowInput> Decoder::price_row(const YamlNode& node, const std:
     return input;
 }
 
+void Decoder::fabric(const YamlNode& node, const std::string& path, InstanceType& instance) {
+    if (auto kind = m_read.one_of(node, "fabric", path, Need::required, k_fabrics)) {
+        instance.fabric = std::move(*kind);
+    }
+    instance.fabric_gbps =
+        m_read.number(node, "fabric_gbps", path, Need::required, {0, false, 100000}).value_or(0);
+}
+
 std::optional<InstanceInput> Decoder::instance(const YamlNode& node, const std::string& path) {
     const std::size_t before = errors();
     const auto given = m_read.fields_given(node, path, "an instance type", k_instance_fields);
@@ -453,6 +466,9 @@ std::optional<InstanceInput> Decoder::instance(const YamlNode& node, const std::
         m_read.number(node, "network_gbps", path, Need::required, {0, false, 100000}).value_or(0);
     instance.rdma = m_read.boolean(node, "rdma", path, Need::required).value_or(false);
     instance.nvlink = m_read.boolean(node, "nvlink", path, Need::required).value_or(false);
+    if (gives(bit("fabric") | bit("fabric_gbps"))) {
+        fabric(node, path, instance);
+    }
     if (gives(bit("local_storage_gb"))) {
         instance.local_storage_gb =
             m_read.number(node, "local_storage_gb", path, Need::optional, {0, true, 10000000})
