@@ -18,8 +18,9 @@ struct Assumption {
 };
 
 // The factors the sizing model reads, by name (those of data/assumptions.yaml).
-inline constexpr std::array<std::string_view, 28> k_factor_names{
+inline constexpr std::array<std::string_view, 32> k_factor_names{
     "activation_recompute_flops_factor",
+    "attention_scores_stored",
     "bytes_per_param_training",
     "checkpoints_kept",
     "cnn_batch_per_gpu",
@@ -35,17 +36,20 @@ inline constexpr std::array<std::string_view, 28> k_factor_names{
     "inference_max_batch",
     "inference_runtime_overhead",
     "link_efficiency",
-    "lora_trainable_fraction",
     "non_llm_efficiency_max",
     "non_llm_half_batch",
     "non_rdma_network_factor",
     "pcie_gb_per_s",
+    "qlora_bytes_per_param",
     "tensor_parallel_efficiency_nvlink",
     "tensor_parallel_efficiency_pcie",
     "text_bytes_per_token",
     "training_mfu",
+    "training_mfu_factor_cdna",
+    "training_mfu_factor_hopper",
     "training_mfu_fp32",
     "training_mfu_fp8",
+    "training_mfu_half_params",
     "usable_memory_fraction",
 };
 

@@ -83,6 +83,8 @@ struct PlanResult {
     std::vector<std::string> warnings;
     std::vector<std::string> notes; // physics against the matrix, the choice of counts
     std::string no_fit;             // why nothing fits and what to relax (empty if any fits)
+    // Serving targets no count can meet: per GPU, the best batch-1 figures ("latency" rejections).
+    std::map<std::string, Estimate, std::less<>> out_of_reach;
 };
 
 struct PlanInput {

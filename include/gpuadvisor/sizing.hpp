@@ -20,11 +20,14 @@ struct NormalizedWorkload {
     Precision precision = Precision::bf16;
     bool precision_given = false; // false: bf16 by default, fp16 on GPUs without bf16
     FinetuneMethod method = FinetuneMethod::full;
-    double tokens = 0; // training tokens (or samples for non-transformers)
+    double lora_rank = 16; // LoRA/QLoRA adapter rank
+    double tokens = 0;     // training tokens (or samples for non-transformers)
     double seq_len = 0;
     double batch = 1;
     double qps = 0;
-    double latency_ms = 0;
+    double latency_ms = 0; // end to end; 0: no target
+    double ttft_ms = 0;    // time to first token; 0: no target
+    double tpot_ms = 0;    // time per output token; 0: no target
     double input_tokens = 0;
     double output_tokens = 0;
     double fp64_tflops = 0;
@@ -77,7 +80,7 @@ struct Hardware {
     int gpus = 1;
     int gpus_per_node = 8;     // GPUs sharing NVLink / PCIe
     bool nvlink = true;        // between the GPUs of a node
-    double network_gbps = 400; // per node, between nodes
+    double network_gbps = 400; // per node, between nodes: the GPU fabric where there is one
     bool rdma = true;
     double gpu_fraction = 1; // a vGPU slice instance: its share of the GPU (graphics only)
 };
@@ -91,17 +94,23 @@ struct Estimate {
     double scaling_efficiency = 1;
     int min_gpus = 0; // the fewest of these GPUs (a power of two) the model fits on
     int tensor_parallel = 1;
-    int zero_stage = 0; // 0 plain data parallel, 1 optimizer states sharded, 3 all state sharded
+    int pipeline_parallel = 1;
+    // 0 plain data parallel; ZeRO-1 shards optimizer states, 2 also gradients, 3 also weights
+    int zero_stage = 0;
     bool recompute = false;
+    double recompute_share = 0; // share of layers whose activations are recomputed
+    double mfu = 0;             // the model FLOPs utilisation assumed (training)
     // serving
     double batch = 0;
     double latency_ms = 0;
-    double prefill_ms = 0;     // one request's prompt
+    double prefill_ms = 0;     // one request's prompt: the time to first token (p50)
+    double tpot_ms = 0;        // time per output token, other requests' prefills shared in
     double decode_step_ms = 0; // one token for the whole batch
     double tokens_per_s = 0;   // per replica
     double qps_per_replica = 0;
     int replicas = 0;
     int gpus_per_replica = 0;
+    bool latency_out_of_reach = false; // no batch meets the serving targets: figures at batch 1
     // hpc / graphics
     double fp64_tflops_per_gpu = 0;
     double vgpu_profile_gb = 0;
@@ -110,6 +119,15 @@ struct Estimate {
 };
 
 Requirements requirements(const NormalizedWorkload& workload, const Assumptions& assumptions);
+
+// The hardware of `count` instances of a type: its GPUs, NVLink, and between instances its GPU
+// fabric where it has one (else its network).
+Hardware hardware_of(const InstanceType& instance, const Gpu& gpu, int count);
+// `gpus` of a GPU named without an instance type: the node, NVLink and network of the
+// catalog's instance type that carries it with the most bandwidth between nodes per GPU
+// (NVLink and RDMA first, then the larger node), said in `basis`; 8 per node on 400 Gbps
+// RDMA when no instance type carries it.
+Hardware hardware_for_gpu(const Catalog& catalog, const Gpu& gpu, int gpus, std::string& basis);
 Estimate estimate(const NormalizedWorkload& workload,
                   const Hardware& hardware,
                   const Assumptions& assumptions);

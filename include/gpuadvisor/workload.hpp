@@ -37,7 +37,10 @@ struct Workload {
     std::optional<double> seq_len;
     std::optional<double> batch; // micro-batch per GPU (training), batch (serving)
     std::optional<double> qps;
-    std::optional<double> latency_ms;
+    std::optional<double> latency_ms; // end to end
+    std::optional<double> ttft_ms;    // time to first token
+    std::optional<double> tpot_ms;    // time per output token
+    std::optional<double> lora_rank;
     std::optional<double> input_tokens;
     std::optional<double> output_tokens;
     std::optional<double> fp64_tflops;

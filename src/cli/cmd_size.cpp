@@ -58,22 +58,16 @@ std::optional<Hardware> named_hardware(const Options& o,
                      io);
                 return std::nullopt;
             }
-            hw.gpu_fraction = instance.gpu_count;
         }
-        hw.gpus = hw.gpu_fraction < 1 ? static_cast<int>(count)
-                                      : static_cast<int>(std::floor(instance.gpu_count * count));
-        hw.gpus_per_node = std::max(1, static_cast<int>(std::floor(instance.gpu_count)));
-        hw.nvlink = instance.nvlink;
-        hw.network_gbps = instance.network_gbps;
-        hw.rdma = instance.rdma;
+        hw = hardware_of(instance, *hw.gpu, static_cast<int>(count));
         notes.push_back(fmt::format("hardware: {} x {} ({} {}): {} GPUs, {} Gbps{}",
                                     format_number(count),
                                     instance.id,
                                     instance.provider,
                                     gpus_label(instance),
                                     hw.gpus,
-                                    format_number(instance.network_gbps),
-                                    instance.rdma ? " RDMA" : ""));
+                                    format_number(hw.network_gbps),
+                                    hw.rdma ? " RDMA" : ""));
         return hw;
     }
     const auto matches = catalog.match_gpus(o.gpu);
@@ -91,17 +85,10 @@ std::optional<Hardware> named_hardware(const Options& o,
              io);
         return std::nullopt;
     }
-    hw.gpu = matches[0];
-    hw.gpus = o.gpus > 0 ? static_cast<int>(o.gpus) : 1;
-    hw.gpus_per_node = std::min(hw.gpus, 8);
-    hw.nvlink = hw.gpu->nvlink_gb_per_s > 0;
-    hw.network_gbps = 400;
-    hw.rdma = true;
-    notes.push_back(fmt::format("hardware: {} x {}; assumed 8 GPUs per node{}, 400 Gbps RDMA "
-                                "between nodes (name an --instance for its real network)",
-                                hw.gpus,
-                                hw.gpu->id,
-                                hw.nvlink ? " on NVLink" : " on PCIe"));
+    std::string basis;
+    hw = hardware_for_gpu(catalog, *matches[0], o.gpus > 0 ? static_cast<int>(o.gpus) : 1, basis);
+    notes.push_back(fmt::format(
+        "hardware: {} x {}; {} (name an --instance for another)", hw.gpus, hw.gpu->id, basis));
     return hw;
 }
 
@@ -163,7 +150,7 @@ void register_size(CLI::App& app, Registry registry) {
         ->group("Hardware");
     auto* instance = size->add_option("--instance",
                                       options->instance,
-                                      "Estimate on this instance type (its GPUs, NVLink, network)")
+                                      "Estimate on this instance type (its GPUs, NVLink, fabric)")
                          ->group("Hardware");
     size->add_option("--instances", options->instances, "... this many of them (default 1)")
         ->check(whole_range(1, 1e6))
@@ -175,6 +162,11 @@ void register_size(CLI::App& app, Registry registry) {
         "Examples:\n"
         "  gpuadvisor size training --model llama-2-7b --tokens 1T --gpu A100-80GB --gpus 64\n"
         "  gpuadvisor size inference --model llama-2-13b --qps 20 --latency-ms 2000 --gpu L4\n"
+        "  gpuadvisor size inference --model llama-2-70b --ttft-ms 2000 --tpot-ms 60 --gpu "
+        "H100-80GB "
+        "--gpus 8\n"
+        "  gpuadvisor size finetune --model llama-2-13b --method qlora --lora-rank 64 --tokens "
+        "100M\n"
         "  gpuadvisor size hpc --fp64-tflops 40 --memory-gb 200 --instance p4d.24xlarge\n"
         "  gpuadvisor size graphics --sessions 40 --memory-per-session-gb 6 --gpu RTX-A6000\n"
         "  gpuadvisor size --profile job.yaml -o json\n"

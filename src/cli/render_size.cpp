@@ -43,11 +43,16 @@ Json workload_json(const NormalizedWorkload& w) {
         json["batch"] = w.batch;
         if (w.kind == WorkloadKind::finetune) {
             json["method"] = to_string(w.method);
+            if (w.method != FinetuneMethod::full) {
+                json["lora_rank"] = w.lora_rank;
+            }
         }
         break;
     case WorkloadKind::inference:
         json["qps"] = w.qps;
         json["latency_ms"] = w.latency_ms > 0 ? Json(w.latency_ms) : Json(nullptr);
+        json["ttft_ms"] = w.ttft_ms > 0 ? Json(w.ttft_ms) : Json(nullptr);
+        json["tpot_ms"] = w.tpot_ms > 0 ? Json(w.tpot_ms) : Json(nullptr);
         json["input_tokens"] = w.input_tokens;
         json["output_tokens"] = w.output_tokens;
         break;
@@ -110,7 +115,10 @@ Json estimate_json(const Estimate& e, const SizeReport& report) {
         json["gpu_hours"] = e.fits ? Json(round4(e.gpu_hours)) : Json(nullptr);
         json["min_gpus"] = e.min_gpus > 0 ? Json(e.min_gpus) : Json(nullptr);
         json["tensor_parallel"] = e.tensor_parallel;
+        json["pipeline_parallel"] = e.pipeline_parallel;
         json["zero_stage"] = e.zero_stage;
+        json["recompute_share"] = round4(e.recompute_share);
+        json["mfu"] = round4(e.mfu);
         json["recompute"] = e.recompute;
         if (report.workload.deadline_hours) {
             json["meets_deadline"] = e.fits && e.hours <= *report.workload.deadline_hours;
@@ -121,6 +129,8 @@ Json estimate_json(const Estimate& e, const SizeReport& report) {
         json["latency_ms"] = round4(e.latency_ms);
         json["prefill_ms"] = round4(e.prefill_ms);
         json["decode_step_ms"] = round4(e.decode_step_ms);
+        json["ttft_ms"] = round4(e.prefill_ms);
+        json["tpot_ms"] = round4(e.tpot_ms);
         json["tokens_per_s"] = round4(e.tokens_per_s);
         json["qps_per_replica"] = round4(e.qps_per_replica);
         json["gpus_per_replica"] = e.gpus_per_replica;

@@ -36,7 +36,10 @@ void add_workload_flags(CLI::App& command, WorkloadFlags& f) {
     add("--seq-len", f.seq_len, "Sequence length (training)", "N");
     add("--batch", f.batch, "Micro-batch per GPU (training) or serving batch", "N");
     add("--qps", f.qps, "Queries per second to serve", "N");
-    add("--latency-ms", f.latency_ms, "Latency target per request, ms", "N");
+    add("--latency-ms", f.latency_ms, "End-to-end latency target per request, ms", "N");
+    add("--ttft-ms", f.ttft_ms, "Time to first token target (p50), ms (LLM serving)", "N");
+    add("--tpot-ms", f.tpot_ms, "Time per output token target (p50), ms (LLM serving)", "N");
+    add("--lora-rank", f.lora_rank, "LoRA/QLoRA adapter rank (default 16)", "N");
     add("--input-tokens", f.input_tokens, "Prompt tokens per request", "N");
     add("--output-tokens", f.output_tokens, "Generated tokens per request", "N");
     add("--fp64-tflops", f.fp64_tflops, "Sustained FP64 TFLOPS needed (hpc)", "N");
@@ -102,6 +105,9 @@ Workload from_flags(const WorkloadFlags& f, Diagnostics& diagnostics) {
     quantity(f.batch, "--batch", K::count, w.batch, diagnostics);
     quantity(f.qps, "--qps", K::count, w.qps, diagnostics);
     quantity(f.latency_ms, "--latency-ms", K::count, w.latency_ms, diagnostics);
+    quantity(f.ttft_ms, "--ttft-ms", K::count, w.ttft_ms, diagnostics);
+    quantity(f.tpot_ms, "--tpot-ms", K::count, w.tpot_ms, diagnostics);
+    quantity(f.lora_rank, "--lora-rank", K::count, w.lora_rank, diagnostics);
     quantity(f.input_tokens, "--input-tokens", K::count, w.input_tokens, diagnostics);
     quantity(f.output_tokens, "--output-tokens", K::count, w.output_tokens, diagnostics);
     quantity(f.fp64_tflops, "--fp64-tflops", K::count, w.fp64_tflops, diagnostics);
@@ -154,6 +160,9 @@ bool locate_in_profile(Diagnostics& diagnostics,
         {"--bandwidth-gb-per-s", &flags.bandwidth_gb_per_s},
         {"--sessions", &flags.sessions},
         {"--memory-per-session-gb", &flags.memory_per_session_gb},
+        {"--ttft-ms", &flags.ttft_ms},
+        {"--tpot-ms", &flags.tpot_ms},
+        {"--lora-rank", &flags.lora_rank},
         {"--deadline", &flags.deadline},
         {"--budget", &flags.budget},
         {"--hours-per-month", &flags.hours_per_month}};

@@ -32,6 +32,9 @@ struct WorkloadFlags {
     std::string bandwidth_gb_per_s;
     std::string sessions;
     std::string memory_per_session_gb;
+    std::string lora_rank;
+    std::string ttft_ms;
+    std::string tpot_ms;
     std::string deadline;
     std::string budget;
     std::string hours_per_month;

@@ -22,18 +22,6 @@ bool slice(const InstanceType& instance) {
     return instance.gpu_count < 1;
 }
 
-Hardware hardware_for(const InstanceType& instance, const Gpu& gpu, int count) {
-    Hardware hw;
-    hw.gpu = &gpu;
-    hw.gpu_fraction = slice(instance) ? instance.gpu_count : 1;
-    hw.gpus = slice(instance) ? count : static_cast<int>(std::floor(instance.gpu_count * count));
-    hw.gpus_per_node = std::max(1, static_cast<int>(std::floor(instance.gpu_count)));
-    hw.nvlink = instance.nvlink;
-    hw.network_gbps = instance.network_gbps;
-    hw.rdma = instance.rdma;
-    return hw;
-}
-
 // GPUs (or vGPU slices) the workload needs, read from an estimate on any number of them.
 double units_needed(const NormalizedWorkload& w, const Estimate& e) {
     switch (w.kind) {
@@ -87,8 +75,10 @@ Facts instance_facts(const InstanceType& instance, const Gpu& gpu, const Facts& 
     facts.add("gpu_fp64_tflops", gpu.fp64_tflops);
     facts.add("gpu_memory_bandwidth_gb_per_s", gpu.memory_bandwidth_gb_per_s);
     facts.add("gpus_per_instance", instance.gpu_count);
-    facts.add("network_gbps", instance.network_gbps);
-    facts.add("rdma", instance.rdma);
+    // Between instances: the GPU fabric where the type has one, else its network.
+    const Hardware node = hardware_of(instance, gpu, 1);
+    facts.add("network_gbps", node.network_gbps);
+    facts.add("rdma", node.rdma);
     facts.add("nvlink", instance.nvlink);
     return facts;
 }
@@ -160,7 +150,7 @@ const std::shared_ptr<const Estimate>& Planner::estimate_on(const InstanceType& 
                                                             const Gpu& gpu,
                                                             int count,
                                                             SizingMemo::Estimates& memo) const {
-    const Hardware hw = hardware_for(instance, gpu, count);
+    const Hardware hw = hardware_of(instance, gpu, count);
     auto& estimate_of = memo[std::tuple(
         hw.gpu, hw.gpus, hw.gpus_per_node, hw.nvlink, hw.network_gbps, hw.rdma, hw.gpu_fraction)];
     if (!estimate_of) {
@@ -172,8 +162,9 @@ const std::shared_ptr<const Estimate>& Planner::estimate_on(const InstanceType& 
 // The counts for an instance type, worked out once per kind of hardware (GPU, GPUs per
 // instance, NVLink, network, RDMA): instance types alike in these get the same counts.
 Planner::KnownKind& Planner::counts(const InstanceType& instance, const Gpu& gpu) {
+    const Hardware node = hardware_of(instance, gpu, 1);
     const SizingMemo::Kind kind(
-        &gpu, instance.gpu_count, instance.nvlink, instance.network_gbps, instance.rdma);
+        &gpu, instance.gpu_count, node.nvlink, node.network_gbps, node.rdma);
     KnownKind& known = m_counts[kind];
     if (known.choice == nullptr) {
         known.choice = &m_sizing->counts(kind, [&](SizingMemo::Estimates& memo) {
@@ -196,7 +187,7 @@ CountChoice Planner::choose_counts(const InstanceType& instance,
     const double needed = std::ceil(units / per_instance - 1e-9);
     const int cap = std::min(max_instances(), static_cast<int>(k_max_gpus / per_instance));
     if (!std::isfinite(units) || !(units > 0)) {
-        return {{}, 0, one.fit_reason, {}};
+        return {{}, 0, one.fit_reason, one.latency_out_of_reach ? &one : nullptr, {}};
     }
     if (needed > cap) {
         return {{},
@@ -205,6 +196,7 @@ CountChoice Planner::choose_counts(const InstanceType& instance,
                             format_number(needed),
                             cap,
                             cap < max_instances() ? " (4096 GPUs)" : " (--max-instances)"),
+                nullptr,
                 {}};
     }
     const auto run = [&](int n) -> const Estimate& {
@@ -213,9 +205,9 @@ CountChoice Planner::choose_counts(const InstanceType& instance,
     const auto fit =
         fewest(std::max(1, static_cast<int>(needed)), cap, [&](int n) { return run(n).fits; });
     if (!fit) {
-        return {{}, cap, run(cap).fit_reason, {}};
+        return {{}, cap, run(cap).fit_reason, nullptr, {}};
     }
-    CountChoice result{{*fit}, 0, {}, {}};
+    CountChoice result{{*fit}, 0, {}, nullptr, {}};
     if (!is_finite_work(m_w.kind)) {
         return result;
     }
@@ -253,7 +245,14 @@ void Planner::instance_type(const InstanceType& instance, const Gpu& gpu) {
     KnownKind& known = counts(instance, gpu);
     const CountChoice& choice = *known.choice;
     if (choice.counts.empty()) {
-        reject(instance, {}, choice.rejected_at, "fit", choice.rejection);
+        if (const Estimate* best = choice.out_of_reach) {
+            keep_out_of_reach(gpu.id, *best, m_result.out_of_reach);
+        }
+        reject(instance,
+               {},
+               choice.rejected_at,
+               choice.out_of_reach != nullptr ? "latency" : "fit",
+               choice.rejection);
         return;
     }
     for (std::size_t i = 0; i < choice.counts.size(); ++i) {

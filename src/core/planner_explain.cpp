@@ -80,6 +80,45 @@ std::string duration(double hours) {
     return hours >= 48 ? one_decimal(hours / 24) + " days" : one_decimal(hours) + " h";
 }
 
+// "no configuration meets latency 200 ms: out of reach at batch 1; the best here: H200-141GB
+// latency 1702 ms (TTFT 15.2 ms, TPOT 6.58 ms on 8 GPUs), ...": the three fastest GPUs.
+std::string out_of_reach_text(const NormalizedWorkload& w,
+                              const std::map<std::string, Estimate, std::less<>>& best) {
+    std::vector<std::pair<std::string, const Estimate*>> fastest;
+    for (const auto& [gpu, e] : best) {
+        fastest.emplace_back(gpu, &e);
+    }
+    std::sort(fastest.begin(), fastest.end(), [](const auto& a, const auto& b) {
+        return a.second->latency_ms < b.second->latency_ms;
+    });
+    std::vector<std::string> figures;
+    for (std::size_t i = 0; i < fastest.size() && i < 3; ++i) {
+        const Estimate& e = *fastest[i].second;
+        figures.push_back(fmt::format("{} latency {:.0f} ms (TTFT {:.1f} ms, TPOT {:.2f} ms on {} "
+                                      "GPU(s))",
+                                      fastest[i].first,
+                                      e.latency_ms,
+                                      e.prefill_ms,
+                                      e.tpot_ms,
+                                      e.gpus_per_replica));
+    }
+    std::vector<std::string> targets;
+    if (w.latency_ms > 0) {
+        targets.push_back(fmt::format("latency {} ms", format_number(w.latency_ms)));
+    }
+    if (w.ttft_ms > 0) {
+        targets.push_back(fmt::format("TTFT {} ms", format_number(w.ttft_ms)));
+    }
+    if (w.tpot_ms > 0) {
+        targets.push_back(fmt::format("TPOT {} ms", format_number(w.tpot_ms)));
+    }
+    return fmt::format("no configuration meets {}: no GPU reaches it even at batch 1, and more "
+                       "instances do not lower it; the best here: {}; relax the latency target, "
+                       "or serve fewer output tokens per request",
+                       fmt::join(targets, ", "),
+                       fmt::join(figures, "; "));
+}
+
 } // namespace
 
 // Which constraint bound, and the nearest configurations on each side of it.
@@ -87,7 +126,9 @@ void Planner::explain_no_fit() {
     const auto& deadline = m_w.deadline_hours;
     const std::optional<std::int64_t>& budget = m_budget_micros;
     std::vector<std::string> parts;
-    if (m_late.count == 0 && m_over_budget.empty()) { // neither deadline nor budget bound
+    if (!m_result.out_of_reach.empty() && m_late.count == 0 && m_over_budget.empty()) {
+        parts.push_back(out_of_reach_text(m_w, m_result.out_of_reach));
+    } else if (m_late.count == 0 && m_over_budget.empty()) { // neither bound
         std::vector<std::string> counts;
         for (const auto& [code, n] : m_result.rejected_by_code) {
             counts.push_back(fmt::format("{} {}", n, code));

@@ -54,6 +54,16 @@ struct Late {
     }
 };
 
+// Keeps, per GPU, the serving estimate with the lowest batch-1 latency.
+inline void keep_out_of_reach(const std::string& gpu,
+                              const Estimate& estimate,
+                              std::map<std::string, Estimate, std::less<>>& best) {
+    const auto found = best.find(gpu);
+    if (found == best.end() || estimate.latency_ms < found->second.latency_ms) {
+        best.insert_or_assign(gpu, estimate);
+    }
+}
+
 // The instance counts worth pricing for an instance type: the fewest that run the workload,
 // the fewest that meet the deadline, and (for finite work) two and four times that; or none,
 // and why (a "fit" rejection at `rejected_at` instances).
@@ -61,6 +71,7 @@ struct CountChoice {
     std::vector<int> counts;
     int rejected_at = 0;
     std::string rejection;
+    const Estimate* out_of_reach = nullptr; // set when a serving target is out of reach
     // The counts' estimates (the memo's entries): instance types alike in hardware share them.
     std::vector<const std::shared_ptr<const Estimate>*> estimates;
 };

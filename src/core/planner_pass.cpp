@@ -220,6 +220,9 @@ void Planner::absorb(Planner&& later) {
     for (const auto& [code, n] : later.m_result.rejected_by_code) {
         m_result.rejected_by_code[code] += n;
     }
+    for (const auto& [gpu, best] : later.m_result.out_of_reach) {
+        keep_out_of_reach(gpu, best, m_result.out_of_reach);
+    }
     m_result.considered += later.m_result.considered;
     for (const auto& [rule, n] : later.m_rule_rejections) {
         m_rule_rejections[rule] += n;

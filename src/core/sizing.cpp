@@ -6,12 +6,26 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <tuple>
 
 namespace gpuadvisor {
 
 namespace {
 
 constexpr double k_gb = 1e9;
+
+std::string_view fabric_name(std::string_view fabric) {
+    if (fabric == "infiniband") {
+        return "InfiniBand";
+    }
+    if (fabric == "efa") {
+        return "EFA";
+    }
+    if (fabric == "roce") {
+        return "RoCE";
+    }
+    return "GPUDirect-TCPX";
+}
 
 std::string storage_tier(double terabytes) {
     if (terabytes < 1) {
@@ -109,9 +123,10 @@ Estimate estimate_graphics(const NormalizedWorkload& w, const Hardware& hw) {
 }
 
 // Network the documents' matrix asks for: light inference 10, medium training 25, large
-// distributed training 100 Gbps RDMA.
+// distributed training 100 Gbps RDMA. What counts is the gradient traffic: a LoRA job's
+// adapters are small whatever the model's size.
 void network_needs(const NormalizedWorkload& w, Requirements& r) {
-    const bool large = w.model.parameters > 10e9;
+    const bool large = trainable_parameters(w) > 10e9;
     switch (w.kind) {
     case WorkloadKind::training:
     case WorkloadKind::finetune:
@@ -157,17 +172,22 @@ Requirements requirements(const NormalizedWorkload& w, const Assumptions& a) {
     switch (w.kind) {
     case WorkloadKind::training:
     case WorkloadKind::finetune: {
-        r.weights_gb = n * 2 / k_gb;
-        r.optimizer_state_gb = n * a.get("bytes_per_param_training") / k_gb - r.weights_gb;
-        r.activations_gb = activation_bytes(w, false) / k_gb;
+        const TrainingState state = training_state(w, a);
+        r.weights_gb = state.weights / k_gb;
+        r.optimizer_state_gb = (state.gradients + state.optimizer) / k_gb;
+        // LoRA and QLoRA are run with gradient checkpointing (the QLoRA reference trainer and
+        // PEFT's examples turn it on): their activations are counted recomputed.
+        const bool adapters = w.kind == WorkloadKind::finetune && w.method != FinetuneMethod::full;
+        r.activations_gb = activation_bytes(w, a, adapters) / k_gb;
         r.memory_total_gb = r.weights_gb + r.optimizer_state_gb + r.activations_gb;
         r.min_gpu_memory_gb = r.memory_total_gb;
-        r.sharding = "plain data parallel: every GPU holds all of it; ZeRO-3 divides the model "
-                     "state by the GPU count, recomputation cuts activations to 2sbh per layer";
+        r.sharding = "plain data parallel: every GPU holds all of it; ZeRO and tensor or "
+                     "pipeline parallelism divide the model state, recomputation cuts "
+                     "activations to 2sbh per layer";
         r.compute_flops = training_flops(w, a, false);
         const double data = w.model.is_transformer() ? w.tokens * a.get("text_bytes_per_token") : 0;
-        r.storage_tb =
-            (data + a.get("checkpoints_kept") * n * a.get("bytes_per_param_training")) / 1e12;
+        const double checkpoint = state.weights + state.optimizer; // what a restart needs
+        r.storage_tb = (data + a.get("checkpoints_kept") * checkpoint) / 1e12;
         break;
     }
     case WorkloadKind::inference: {
@@ -196,6 +216,60 @@ Requirements requirements(const NormalizedWorkload& w, const Assumptions& a) {
     network_needs(w, r);
     r.storage_tier = storage_tier(r.storage_tb);
     return r;
+}
+
+Hardware hardware_of(const InstanceType& instance, const Gpu& gpu, int count) {
+    Hardware hw;
+    hw.gpu = &gpu;
+    const bool slice = instance.gpu_count < 1;
+    hw.gpu_fraction = slice ? instance.gpu_count : 1;
+    hw.gpus = slice ? count : static_cast<int>(std::floor(instance.gpu_count * count));
+    hw.gpus_per_node = std::max(1, static_cast<int>(std::floor(instance.gpu_count)));
+    hw.nvlink = instance.nvlink;
+    hw.network_gbps = std::max(instance.network_gbps, instance.fabric_gbps);
+    hw.rdma = instance.rdma || !instance.fabric.empty();
+    return hw;
+}
+
+Hardware hardware_for_gpu(const Catalog& catalog, const Gpu& gpu, int gpus, std::string& basis) {
+    const InstanceType* best = nullptr;
+    // Multi-node runs live on the fabric: the most bandwidth between nodes per GPU first.
+    const auto rank = [](const InstanceType& i) {
+        return std::tuple(i.nvlink,
+                          !i.fabric.empty() || i.rdma,
+                          std::max(i.network_gbps, i.fabric_gbps) / i.gpu_count,
+                          i.gpu_count);
+    };
+    for (const InstanceType& instance : catalog.instances()) {
+        if (instance.gpu == gpu.id && instance.gpu_count >= 1 &&
+            (best == nullptr || rank(instance) > rank(*best))) {
+            best = &instance;
+        }
+    }
+    Hardware hw;
+    if (best == nullptr) {
+        hw.gpu = &gpu;
+        hw.gpus = gpus;
+        hw.gpus_per_node = std::min(gpus, 8);
+        hw.nvlink = gpu.nvlink_gb_per_s > 0;
+        basis = fmt::format("no instance type carries {}: assumed 8 GPUs per node{}, 400 Gbps "
+                            "RDMA between nodes",
+                            gpu.id,
+                            hw.nvlink ? " on NVLink" : " on PCIe");
+        return hw;
+    }
+    hw = hardware_of(*best, gpu, 1);
+    hw.gpus = gpus;
+    hw.gpus_per_node = std::min(gpus, hw.gpus_per_node);
+    basis = fmt::format("nodes as {} {}: {} GPUs{}, {} Gbps {} between nodes",
+                        best->provider,
+                        best->id,
+                        format_number(best->gpu_count),
+                        best->nvlink ? " on NVLink" : " on PCIe",
+                        format_number(hw.network_gbps),
+                        best->fabric.empty() ? (best->rdma ? "RDMA" : "Ethernet")
+                                             : fabric_name(best->fabric));
+    return hw;
 }
 
 int safe_count(double value) {
@@ -231,6 +305,7 @@ bool all_finite(const Estimate& e) {
                                e.latency_ms,
                                e.prefill_ms,
                                e.decode_step_ms,
+                               e.tpot_ms,
                                e.tokens_per_s,
                                e.qps_per_replica,
                                e.fp64_tflops_per_gpu,
@@ -270,11 +345,15 @@ Estimate estimate(const NormalizedWorkload& w, const Hardware& hw, const Assumpt
 }
 
 std::vector<UsedAssumption> used_assumptions(const NormalizedWorkload& w, const Assumptions& a) {
-    static const std::array<std::string_view, 13> k_training{"training_mfu",
+    static const std::array<std::string_view, 17> k_training{"training_mfu",
                                                              "training_mfu_fp8",
                                                              "training_mfu_fp32",
+                                                             "training_mfu_factor_hopper",
+                                                             "training_mfu_factor_cdna",
+                                                             "training_mfu_half_params",
                                                              "bytes_per_param_training",
                                                              "activation_recompute_flops_factor",
+                                                             "attention_scores_stored",
                                                              "global_batch_tokens",
                                                              "usable_memory_fraction",
                                                              "comm_overlap",
@@ -306,7 +385,7 @@ std::vector<UsedAssumption> used_assumptions(const NormalizedWorkload& w, const 
         names.insert(names.end(),
                      {"text_bytes_per_token", "checkpoints_kept", "cnn_batch_per_gpu"});
         if (w.kind == WorkloadKind::finetune) {
-            names.push_back("lora_trainable_fraction");
+            names.push_back("qlora_bytes_per_param");
         }
         break;
     case WorkloadKind::inference:

@@ -20,29 +20,67 @@ struct Replica {
     double memory = 0;    // usable bytes
 };
 
-std::optional<Replica> choose_replica(const NormalizedWorkload& w,
-                                      const Hardware& hw,
-                                      const Assumptions& a,
-                                      double weights,
-                                      double kv_one) {
-    const double peak = peak_tflops(*hw.gpu, w.precision) * 1e12;
-    const int max_tp = std::min(hw.gpus, hw.gpus_per_node);
-    for (int tp = 1; tp <= max_tp; tp *= 2) {
-        const double usable = hw.gpu->memory_gb * k_gb * a.get("usable_memory_fraction") * tp;
-        if (weights + kv_one <= usable) {
-            const bool fast_link = hw.nvlink && hw.gpu->nvlink_gb_per_s > 0;
-            const double tp_efficiency =
-                tp == 1 ? 1.0
-                        : (fast_link ? a.get("tensor_parallel_efficiency_nvlink")
-                                     : a.get("tensor_parallel_efficiency_pcie"));
-            return Replica{tp,
-                           peak * tp * tp_efficiency,
-                           hw.gpu->memory_bandwidth_gb_per_s * k_gb * tp * tp_efficiency *
-                               a.get("inference_bandwidth_efficiency"),
-                           usable};
-        }
+// A tensor-parallel group of `tp` GPUs (two nodes' worth at most, the second over the network
+// at the PCIe efficiency), or nullopt when weights and one sequence's cache do not fit.
+std::optional<Replica> replica_of(
+    const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a, int tp, double held) {
+    const double usable = hw.gpu->memory_gb * k_gb * a.get("usable_memory_fraction") * tp;
+    if (held > usable) {
+        return std::nullopt;
     }
-    return std::nullopt;
+    const bool fast_link = hw.nvlink && hw.gpu->nvlink_gb_per_s > 0 && tp <= hw.gpus_per_node;
+    const double efficiency = tp == 1     ? 1.0
+                              : fast_link ? a.get("tensor_parallel_efficiency_nvlink")
+                                          : a.get("tensor_parallel_efficiency_pcie");
+    const double peak = peak_tflops(*hw.gpu, w.precision) * 1e12;
+    return Replica{tp,
+                   peak * tp * efficiency * a.get("inference_compute_efficiency"),
+                   hw.gpu->memory_bandwidth_gb_per_s * k_gb * tp * efficiency *
+                       a.get("inference_bandwidth_efficiency"),
+                   usable};
+}
+
+// Continuous batching on one replica: each decode step serves `batch` sequences, and the
+// prompts of the requests that join are prefilled between steps.
+struct Serving {
+    const NormalizedWorkload* w = nullptr;
+    Replica replica;
+    double weights_read = 0;    // bytes read per decode step
+    double kv_per_sequence = 0; // bytes of one request's cache at full length
+    double active = 0;          // parameters computed per token
+
+    double prefill_s() const { return 2 * active * w->input_tokens / replica.peak; }
+    double step_s(double batch) const {
+        const double memory = (weights_read + batch * kv_per_sequence) / replica.bandwidth;
+        return std::max(memory, 2 * active * batch / replica.peak);
+    }
+    // A token's time with the other requests' prefills shared out: a request's prompt is
+    // prefilled once in its `output_tokens` steps.
+    double tpot_s(double batch) const {
+        return step_s(batch) + batch * prefill_s() / w->output_tokens;
+    }
+    double latency_s(double batch) const { return prefill_s() + w->output_tokens * tpot_s(batch); }
+    bool meets(double batch) const {
+        return (w->latency_ms <= 0 || latency_s(batch) * 1000 <= w->latency_ms) &&
+               (w->tpot_ms <= 0 || tpot_s(batch) * 1000 <= w->tpot_ms) &&
+               (w->ttft_ms <= 0 || prefill_s() * 1000 <= w->ttft_ms);
+    }
+    double tokens_per_s(double batch) const { return batch / tpot_s(batch); }
+};
+
+// The largest batch in [1, max_batch] that meets every target (they only get slower with
+// the batch), or 0 when batch 1 does not.
+double largest_batch(const Serving& serving, double max_batch) {
+    if (!serving.meets(1)) {
+        return 0;
+    }
+    double good = 1;
+    double bad = max_batch + 1;
+    while (bad - good > 1) {
+        const double mid = std::floor((good + bad) / 2);
+        (serving.meets(mid) ? good : bad) = mid;
+    }
+    return good;
 }
 
 // Fits when the latency target holds and the named GPUs hold the replicas the QPS needs.
@@ -83,7 +121,11 @@ Estimate estimate_non_llm(const NormalizedWorkload& w, const Hardware& hw, const
     };
     double batch = w.batch > 0 ? w.batch : 1;
     if (w.batch <= 0) {
-        const double max_batch = a.get("inference_max_batch");
+        // A batch waits for its requests: no more than arrive in half the latency target
+        // (or in a second without one).
+        const double window_s = w.latency_ms > 0 ? w.latency_ms / 2000 : 1.0;
+        const double max_batch =
+            std::min(a.get("inference_max_batch"), std::max(1.0, std::floor(w.qps * window_s)));
         while (batch * 2 <= max_batch &&
                (w.latency_ms <= 0 || latency_ms(batch * 2) <= w.latency_ms)) {
             batch *= 2;
@@ -116,6 +158,63 @@ double serving_weight_bytes(const NormalizedWorkload& w, const Assumptions& a) {
            (1 + a.get("inference_runtime_overhead"));
 }
 
+namespace {
+
+std::string targets_text(const NormalizedWorkload& w) {
+    std::string text;
+    const auto add = [&](std::string_view name, double ms) {
+        if (ms > 0) {
+            text += fmt::format("{}{} {} ms", text.empty() ? "" : ", ", name, format_number(ms));
+        }
+    };
+    add("latency", w.latency_ms);
+    add("TTFT", w.ttft_ms);
+    add("TPOT", w.tpot_ms);
+    return text;
+}
+
+// Fewer GPUs for the load, then more output tokens per GPU (headroom).
+bool better_group(const Serving& a, double a_batch, const Serving& b, double b_batch) {
+    const double qps = a.w->qps;
+    const auto gpus = [&](const Serving& s, double batch) {
+        return std::ceil(qps * s.w->output_tokens / s.tokens_per_s(batch)) * s.replica.gpus;
+    };
+    const double a_gpus = gpus(a, a_batch);
+    const double b_gpus = gpus(b, b_batch);
+    if (a_gpus != b_gpus) {
+        return a_gpus < b_gpus;
+    }
+    return a.tokens_per_s(a_batch) / a.replica.gpus >
+           b.tokens_per_s(b_batch) / b.replica.gpus * 1.001;
+}
+
+// No batch meets the targets on any group: say what the best group reaches at batch 1.
+void unreachable(Estimate& e,
+                 const NormalizedWorkload& w,
+                 const Serving& best,
+                 const Hardware& hw) {
+    e.fits = false;
+    e.latency_out_of_reach = true;
+    e.replicas = 0; // no count of replicas helps
+    e.batch = 1;
+    e.gpus_per_replica = best.replica.gpus;
+    e.tensor_parallel = best.replica.gpus;
+    e.prefill_ms = best.prefill_s() * 1000;
+    e.decode_step_ms = best.step_s(1) * 1000;
+    e.tpot_ms = best.tpot_s(1) * 1000;
+    e.latency_ms = best.latency_s(1) * 1000;
+    e.fit_reason = fmt::format("latency target out of reach: {} needed; best on {} is TTFT {:.1f} "
+                               "ms, TPOT {:.2f} ms, latency {:.0f} ms at batch 1 on {} GPU(s)",
+                               targets_text(w),
+                               hw.gpu->id,
+                               e.prefill_ms,
+                               e.tpot_ms,
+                               e.latency_ms,
+                               best.replica.gpus);
+}
+
+} // namespace
+
 Estimate estimate_inference(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a) {
     if (!w.model.is_transformer() || w.model.architecture == ModelArchitecture::encoder) {
         return estimate_non_llm(w, hw, a);
@@ -126,50 +225,73 @@ Estimate estimate_inference(const NormalizedWorkload& w, const Hardware& hw, con
         return e;
     }
     const double weights = serving_weight_bytes(w, a); // held in memory, with runtime overhead
-    const double weights_read = w.model.parameters * bytes_per_value(w.precision); // per step
     const double kv_per_sequence = kv_bytes_per_token(w, a) * (w.input_tokens + w.output_tokens);
-    const auto replica = choose_replica(w, hw, a, weights, kv_per_sequence);
-    if (!replica) {
+    // Tensor-parallel groups of 1, 2, 4, 8 GPUs within a node, and two nodes when weights need
+    // it: the one that serves the load on the fewest GPUs wins, then the one with the most
+    // output tokens per GPU.
+    std::optional<Serving> chosen;
+    std::optional<Serving> fastest; // the lowest batch-1 latency, for an unreachable target
+    double chosen_batch = 0;
+    const int max_group = std::min(hw.gpus, 2 * hw.gpus_per_node);
+    for (int tp = 1; tp <= max_group; tp *= 2) {
+        const auto replica = replica_of(w, hw, a, tp, weights + kv_per_sequence);
+        if (!replica || (tp > hw.gpus_per_node && chosen)) {
+            continue;
+        }
+        const Serving serving{&w,
+                              *replica,
+                              w.model.parameters * bytes_per_value(w.precision),
+                              kv_per_sequence,
+                              w.model.active_parameters};
+        if (!fastest || serving.latency_s(1) < fastest->latency_s(1)) {
+            fastest = serving;
+        }
+        const double memory_batch = std::floor((replica->memory - weights) / kv_per_sequence);
+        const double max_batch = std::min(memory_batch, a.get("inference_max_batch"));
+        const double batch =
+            w.batch > 0
+                ? (serving.meets(std::min(w.batch, max_batch)) ? std::min(w.batch, max_batch) : 0)
+                : largest_batch(serving, max_batch);
+        if (batch > 0 && (!chosen || better_group(serving, batch, *chosen, chosen_batch))) {
+            chosen = serving;
+            chosen_batch = batch;
+        }
+    }
+    if (!fastest) {
         e.fit_reason = fmt::format("does not fit: {:.1f} GB of weights and one sequence's KV cache "
                                    "on {} x {} GB",
                                    (weights + kv_per_sequence) / k_gb,
-                                   std::min(hw.gpus, hw.gpus_per_node),
+                                   max_group,
                                    format_number(hw.gpu->memory_gb));
         return e;
     }
-    const double efficiency = a.get("inference_compute_efficiency");
-    const double active = w.model.active_parameters;
-    const double prefill = 2 * active * w.input_tokens / (replica->peak * efficiency);
-    const auto step = [&](double batch) {
-        const double memory_time = (weights_read + batch * kv_per_sequence) / replica->bandwidth;
-        const double compute_time = 2 * active * batch / (replica->peak * efficiency);
-        return std::max(memory_time, compute_time);
-    };
-    const auto latency_ms = [&](double batch) {
-        return (prefill + w.output_tokens * step(batch)) * 1000;
-    };
-    const double memory_batch = std::floor((replica->memory - weights) / kv_per_sequence);
-    const double max_batch = std::min(memory_batch, a.get("inference_max_batch"));
-    double batch = w.batch > 0 ? std::min(w.batch, max_batch) : 1;
-    if (w.batch <= 0) {
-        while (batch + 1 <= max_batch &&
-               (w.latency_ms <= 0 || latency_ms(batch + 1) <= w.latency_ms)) {
-            batch += 1;
+    if (!chosen) {
+        unreachable(e, w, *fastest, hw);
+        return e;
+    }
+    const Serving& serving = *chosen;
+    // A load one replica serves keeps fewer requests in flight than the largest batch that
+    // meets the targets (Little's law: QPS x latency).
+    double batch = chosen_batch;
+    if (w.batch <= 0 && w.qps < serving.tokens_per_s(chosen_batch) / w.output_tokens) {
+        for (int i = 0; i < 4; ++i) {
+            batch =
+                std::min(chosen_batch, std::max(1.0, std::ceil(w.qps * serving.latency_s(batch))));
         }
     }
-    e.gpus_per_replica = replica->gpus;
-    e.tensor_parallel = replica->gpus;
+    e.gpus_per_replica = serving.replica.gpus;
+    e.tensor_parallel = serving.replica.gpus;
     e.batch = batch;
-    e.latency_ms = latency_ms(batch);
-    e.prefill_ms = prefill * 1000;
-    e.decode_step_ms = step(batch) * 1000;
-    e.min_gpus = replica->gpus;
-    // A replica also prefills every request it serves: B requests' prompts, then their
-    // output tokens in B-wide decode steps.
-    e.tokens_per_s = batch * w.output_tokens / (batch * prefill + w.output_tokens * step(batch));
+    e.latency_ms = serving.latency_s(batch) * 1000;
+    e.prefill_ms = serving.prefill_s() * 1000;
+    e.decode_step_ms = serving.step_s(batch) * 1000;
+    e.tpot_ms = serving.tpot_s(batch) * 1000;
+    e.min_gpus = serving.replica.gpus;
+    e.tokens_per_s = serving.tokens_per_s(batch);
     e.qps_per_replica = e.tokens_per_s / w.output_tokens;
+    // Batches past what the load keeps busy add latency and no throughput.
     e.replicas = safe_count(w.qps / e.qps_per_replica);
-    e.memory_per_gpu_gb = (weights + batch * kv_per_sequence) / replica->gpus / k_gb;
+    e.memory_per_gpu_gb = (weights + batch * kv_per_sequence) / serving.replica.gpus / k_gb;
     serving_verdict(e, w, hw);
     return e;
 }

@@ -5,9 +5,19 @@
 
 namespace gpuadvisor {
 
-double activation_bytes(const NormalizedWorkload& w, bool recompute);
+double activation_bytes(const NormalizedWorkload& w, const Assumptions& a, bool recompute);
 double training_flops(const NormalizedWorkload& w, const Assumptions& a, bool recompute);
-double training_mfu(const NormalizedWorkload& w, const Assumptions& a);
+double training_mfu(const NormalizedWorkload& w, const Gpu& gpu, const Assumptions& a);
+// Parameters that get gradients: all of them, or the LoRA adapters' (rank x (in + out) on
+// every linear layer of a block).
+double trainable_parameters(const NormalizedWorkload& w);
+// Bytes of one replica's model state, by what each ZeRO stage shards.
+struct TrainingState {
+    double weights = 0;   // 16-bit weights in use (frozen ones too, 4-bit under QLoRA)
+    double gradients = 0; // 16-bit gradients of the trained weights
+    double optimizer = 0; // fp32 master weights and Adam moments of the trained weights
+};
+TrainingState training_state(const NormalizedWorkload& w, const Assumptions& a);
 Estimate estimate_training(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a);
 Estimate estimate_inference(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a);
 double kv_bytes_per_token(const NormalizedWorkload& w, const Assumptions& a);

@@ -108,6 +108,46 @@ void normalize_model(const Workload& in,
     }
 }
 
+void normalize_lora(const Workload& in, NormalizedWorkload& out, Checker& check) {
+    const bool adapters = out.kind == WorkloadKind::finetune && out.method != FinetuneMethod::full;
+    if (in.lora_rank && !adapters) {
+        check.error("--lora-rank",
+                    "applies to LoRA and QLoRA fine-tuning only",
+                    "add 'finetune --method lora' (or qlora), or drop --lora-rank");
+        return;
+    }
+    out.lora_rank = check.whole(in.lora_rank, "--lora-rank", 4096, 16.0, "an adapter rank");
+}
+
+// Time to first token and per output token: targets of LLM serving (decoders) only.
+void normalize_token_targets(const Workload& in, NormalizedWorkload& out, Checker& check) {
+    const bool decoder =
+        out.model.is_transformer() && out.model.architecture != ModelArchitecture::encoder;
+    for (const auto& [value, flag] :
+         {std::pair{&in.ttft_ms, "--ttft-ms"}, std::pair{&in.tpot_ms, "--tpot-ms"}}) {
+        if (value->has_value() && !decoder) {
+            check.error(flag,
+                        fmt::format("{} does not generate tokens one by one", out.model.id),
+                        "give --latency-ms, the time per request");
+        }
+    }
+    if (!decoder) {
+        return;
+    }
+    out.ttft_ms = in.ttft_ms ? check.positive(in.ttft_ms,
+                                              "--ttft-ms",
+                                              1e8,
+                                              std::nullopt,
+                                              "a time to first token in milliseconds")
+                             : 0;
+    out.tpot_ms = in.tpot_ms ? check.positive(in.tpot_ms,
+                                              "--tpot-ms",
+                                              1e6,
+                                              std::nullopt,
+                                              "a time per output token in milliseconds")
+                             : 0;
+}
+
 } // namespace
 
 NormalizeResult normalize(const Workload& in, const ModelCatalog& models) {
@@ -149,6 +189,7 @@ NormalizeResult normalize(const Workload& in, const ModelCatalog& models) {
                                      "the number of training samples");
         }
         out.batch = check.whole(in.batch, "--batch", 1e6, 1.0, "a micro-batch per GPU");
+        normalize_lora(in, out, check);
         break;
     case WorkloadKind::inference:
         out.qps = check.positive(in.qps, "--qps", 1e8, 1.0, "queries per second");
@@ -167,6 +208,12 @@ NormalizeResult normalize(const Workload& in, const ModelCatalog& models) {
         }
         if (!in.latency_ms) {
             out.latency_ms = 0; // no latency target
+        }
+        normalize_token_targets(in, out, check);
+        if (in.sessions) {
+            check.error("--sessions",
+                        "is for graphics (concurrent desktops); serving is sized by --qps",
+                        "give --qps (requests per second) and a latency target instead");
         }
         break;
     case WorkloadKind::hpc:

@@ -1,4 +1,5 @@
-// Training and fine-tuning: memory per GPU, the parallel layout that fits, time and scaling.
+// Training and fine-tuning: memory per GPU, the fastest parallel layout that fits (tensor,
+// pipeline and data parallel, ZeRO stage, recomputation), time and scaling.
 #include "sizing_internal.hpp"
 
 #include <fmt/format.h>
@@ -15,54 +16,33 @@ constexpr double k_gb = 1e9;
 
 struct Layout {
     int tensor_parallel = 1;
-    int zero_stage = 0; // 0: plain data parallel; 1: optimizer states sharded; 3: everything
-    bool recompute = false;
+    int pipeline_parallel = 1;
+    int data_parallel = 1;
+    int zero_stage = 0;         // 0 plain; 1 optimizer, 2 + gradients, 3 + weights sharded
+    double recompute_share = 0; // share of layers whose activations are recomputed
     double memory_per_gpu_bytes = 0;
+    double step_seconds = 0; // one optimizer step
+    double steps = 0;
 };
 
-struct ModelState {
-    double replicated = 0; // weights and gradients (16-bit): every data-parallel rank
-    double optimizer = 0;  // fp32 master weights and Adam moments: what ZeRO-1 shards
-};
-
-// Bytes of model state for one replica, split by what each ZeRO stage shards.
-ModelState model_state(const NormalizedWorkload& w, const Assumptions& a) {
-    const double n = w.model.parameters;
-    const double per_param = a.get("bytes_per_param_training");
-    if (w.kind == WorkloadKind::finetune && w.method != FinetuneMethod::full) {
-        const double frozen = n * (w.method == FinetuneMethod::qlora ? 0.5 : 2.0);
-        const double trainable = n * a.get("lora_trainable_fraction");
-        return {frozen + trainable * 4, trainable * (per_param - 4)};
-    }
-    return {n * 4, n * (per_param - 4)};
+// Activation bytes one GPU holds: a micro-batch's per layer, times the layers of a full
+// model (1F1B pipelining keeps as many micro-batches in flight as a stage has layers'
+// share), split by tensor (and sequence) parallelism.
+double layout_activation_bytes(const NormalizedWorkload& w,
+                               const Assumptions& a,
+                               double recompute_share,
+                               int tp) {
+    const double kept = activation_bytes(w, a, false);
+    const double recomputed = activation_bytes(w, a, true);
+    return ((1 - recompute_share) * kept + recompute_share * recomputed) / tp;
 }
 
-// Layouts in order of preference: no recomputation before recomputation (a third more
-// compute); within each, plain data parallel, ZeRO-1, ZeRO-3; then tensor parallel 2, 4, 8.
-std::optional<Layout>
-choose_layout(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a) {
-    const double usable = hw.gpu->memory_gb * k_gb * a.get("usable_memory_fraction");
-    const ModelState state = model_state(w, a);
-    const int max_tp = std::min(hw.gpus, hw.gpus_per_node);
-    for (int tp = 1; tp <= max_tp; tp *= 2) {
-        for (const bool recompute : {false, true}) {
-            for (const int stage : {0, 1, 3}) {
-                if (stage > 0 && hw.gpus / tp < 2) {
-                    continue; // nothing to shard over
-                }
-                const double gpus = hw.gpus;
-                const double replicated =
-                    stage == 3 ? state.replicated / gpus : state.replicated / tp;
-                const double optimizer = stage == 0 ? state.optimizer / tp : state.optimizer / gpus;
-                const double memory = replicated + optimizer +
-                                      activation_bytes(w, recompute) / static_cast<double>(tp);
-                if (memory <= usable) {
-                    return Layout{tp, stage, recompute, memory};
-                }
-            }
-        }
-    }
-    return std::nullopt;
+double state_bytes_per_gpu(const TrainingState& state, const Layout& l) {
+    const double split = static_cast<double>(l.tensor_parallel) * l.pipeline_parallel;
+    const double dp = l.data_parallel;
+    return state.weights / split / (l.zero_stage >= 3 ? dp : 1) +
+           state.gradients / split / (l.zero_stage >= 2 ? dp : 1) +
+           state.optimizer / split / (l.zero_stage >= 1 ? dp : 1);
 }
 
 double link_bytes_per_s(const Hardware& hw, const Assumptions& a) {
@@ -78,31 +58,30 @@ double network_bytes_per_s(const Hardware& hw, const Assumptions& a) {
     return hw.network_gbps * k_gb / 8 * efficiency;
 }
 
-// Exposed (not overlapped) gradient communication per step, seconds.
-double exposed_comm_seconds(const NormalizedWorkload& w,
-                            const Hardware& hw,
-                            const Layout& layout,
-                            const Assumptions& a) {
-    const int dp = hw.gpus / layout.tensor_parallel;
-    if (dp < 2) {
+// Gradient synchronisation per step, seconds, before overlap: a hierarchical ring, NVLink
+// (or PCIe) inside a node, then each node's distinct share over its network.
+double gradient_sync_seconds(const NormalizedWorkload& w,
+                             const Hardware& hw,
+                             const Layout& l,
+                             const Assumptions& a) {
+    if (l.data_parallel < 2) {
         return 0;
     }
-    const double trainable = w.kind == WorkloadKind::finetune && w.method != FinetuneMethod::full
-                                 ? w.model.parameters * a.get("lora_trainable_fraction")
-                                 : w.model.parameters;
-    const double gradient =
-        2 * trainable / layout.tensor_parallel * (layout.zero_stage == 3 ? 1.5 : 1.0);
-    const int per_node = std::max(1, std::min(dp, hw.gpus_per_node / layout.tensor_parallel));
-    const int nodes = (dp + per_node - 1) / per_node;
+    const double split = static_cast<double>(l.tensor_parallel) * l.pipeline_parallel;
+    const double gradient = 2 * trainable_parameters(w) / split * (l.zero_stage == 3 ? 1.5 : 1.0);
+    const int model_gpus_per_node = std::max(1, hw.gpus_per_node / static_cast<int>(split));
+    const int in_node = std::max(1, std::min(l.data_parallel, model_gpus_per_node));
+    const int nodes = (l.data_parallel + in_node - 1) / in_node;
     double seconds = 0;
-    if (per_node > 1) {
-        seconds += 2.0 * (per_node - 1) / per_node * gradient / link_bytes_per_s(hw, a);
+    if (in_node > 1) {
+        seconds += 2.0 * (in_node - 1) / in_node * gradient / link_bytes_per_s(hw, a);
     }
     if (nodes > 1) {
-        // Hierarchical: after the in-node reduce, a node's share crosses its network link.
-        seconds += 2.0 * (nodes - 1) / nodes * gradient / network_bytes_per_s(hw, a);
+        // After the in-node reduce, the node's distinct gradient bytes cross its link.
+        const double per_node = gradient * std::min(hw.gpus_per_node, hw.gpus) / in_node;
+        seconds += 2.0 * (nodes - 1) / nodes * per_node / network_bytes_per_s(hw, a);
     }
-    return seconds * (1 - a.get("comm_overlap"));
+    return seconds;
 }
 
 double tensor_parallel_efficiency(const Hardware& hw, int tp, const Assumptions& a) {
@@ -113,65 +92,113 @@ double tensor_parallel_efficiency(const Hardware& hw, int tp, const Assumptions&
                                                     : a.get("tensor_parallel_efficiency_pcie");
 }
 
-} // namespace
+struct Work {
+    double peak = 0; // FLOP/s of one GPU at the precision
+    double mfu = 0;  // model FLOPs utilisation at full efficiency
+    double flops_per_token = 0;
+    double forward_flops_per_token = 0; // what recomputation repeats
+};
 
-double activation_bytes(const NormalizedWorkload& w, bool recompute) {
-    const ModelSpec& m = w.model;
-    if (!m.is_transformer()) {
-        return 0; // CNN activations are small next to their batch; not modelled
-    }
-    const double s = w.seq_len;
-    const double b = w.batch;
-    const double h = m.hidden_size;
-    const double heads = m.attention_heads;
-    const double per_layer = recompute ? 2 * s * b * h : s * b * h * (34 + 5 * heads * s / h);
-    return per_layer * m.layers;
+// The step time of a layout, with its micro-batches, pipeline bubble and exposed
+// gradient communication; fills steps and step_seconds.
+void time_layout(const NormalizedWorkload& w,
+                 const Hardware& hw,
+                 const Work& work,
+                 const Assumptions& a,
+                 Layout& l) {
+    const bool transformer = w.model.is_transformer();
+    const double sample = transformer ? w.seq_len : 1;
+    const double micro = transformer ? w.batch : a.get("cnn_batch_per_gpu");
+    const double per_pass = micro * sample; // tokens (samples) of one micro-batch
+    const double global = transformer ? a.get("global_batch_tokens") : 0;
+    const double micro_batches = std::max(1.0, std::ceil(global / (l.data_parallel * per_pass)));
+    l.steps = w.tokens / (micro_batches * per_pass * l.data_parallel);
+    const double flops = (work.flops_per_token + l.recompute_share * work.forward_flops_per_token) *
+                         per_pass * micro_batches;
+    const double split = static_cast<double>(l.tensor_parallel) * l.pipeline_parallel;
+    const double compute =
+        flops / split /
+        (work.peak * work.mfu * tensor_parallel_efficiency(hw, l.tensor_parallel, a));
+    const double bubble = (l.pipeline_parallel - 1) / micro_batches;
+    // Bucketed all-reduce runs during the last micro-batch's backward pass (2/3 of it).
+    const double backward = compute / micro_batches * 2 / 3;
+    const double sync = gradient_sync_seconds(w, hw, l, a);
+    const double exposed = std::max(0.0, sync - a.get("comm_overlap") * backward);
+    l.step_seconds = compute * (1 + bubble) + exposed;
 }
 
-double training_flops(const NormalizedWorkload& w, const Assumptions& a, bool recompute) {
-    if (!w.model.is_transformer()) {
-        return 3 * w.model.flops_per_sample_g * 1e9 * w.tokens; // forward + backward = 3x forward
+// The least recomputation that fits the layout in memory, or nullopt.
+std::optional<double> recompute_to_fit(
+    const NormalizedWorkload& w, const Assumptions& a, double state, double usable, int tp) {
+    const double kept = layout_activation_bytes(w, a, 0, tp);
+    const double recomputed = layout_activation_bytes(w, a, 1, tp);
+    if (state + kept <= usable) {
+        return 0.0;
     }
-    const double factor = recompute ? a.get("activation_recompute_flops_factor") : 1.0;
-    double flops = 6 * w.model.active_parameters * w.tokens * factor;
-    if (w.kind == WorkloadKind::finetune && w.method != FinetuneMethod::full) {
-        flops =
-            flops * 2 / 3; // no weight gradients for frozen weights: forward 2ND + input grads 2ND
+    if (state + recomputed > usable) {
+        return std::nullopt;
     }
-    return flops;
+    const double share = (state + kept - usable) / (kept - recomputed);
+    const double layers = std::max(1, w.model.layers);
+    return std::min(1.0, std::ceil(share * layers - 1e-9) / layers); // whole layers
 }
 
-double training_mfu(const NormalizedWorkload& w, const Assumptions& a) {
-    switch (w.precision) {
-    case Precision::fp8:
-        return a.get("training_mfu_fp8");
-    case Precision::fp32:
-        return a.get("training_mfu_fp32");
-    default:
-        return a.get("training_mfu");
-    }
-}
-
-// The fewest GPUs (powers of two up to 65,536) on which some layout fits; 0 if none.
-int min_gpus_to_fit(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a) {
-    for (int gpus = 1; gpus <= 65536; gpus *= 2) {
-        Hardware trial = hw;
-        trial.gpus = gpus;
-        trial.gpus_per_node = std::min(gpus, std::max(hw.gpus_per_node, 1));
-        if (choose_layout(w, trial, a)) {
-            return gpus;
+// The fastest layout that fits: tensor parallel inside a node (1-8), pipeline stages across
+// the rest, ZeRO 0-3 over data parallel (0-1 with pipelining, as Megatron and DeepSpeed
+// allow), and only as much recomputation as memory needs.
+std::optional<Layout> choose_layout(const NormalizedWorkload& w,
+                                    const Hardware& hw,
+                                    const Work& work,
+                                    const Assumptions& a) {
+    const double usable = hw.gpu->memory_gb * k_gb * a.get("usable_memory_fraction");
+    const TrainingState state = training_state(w, a);
+    const int layers = w.model.is_transformer() ? w.model.layers : 1;
+    const int max_tp = w.model.is_transformer() ? std::min(hw.gpus, hw.gpus_per_node) : 1;
+    std::optional<Layout> best;
+    for (int tp = 1; tp <= max_tp; tp *= 2) {
+        for (int pp = 1; tp * pp <= hw.gpus && pp <= layers; pp *= 2) {
+            if (hw.gpus % (tp * pp) != 0) {
+                continue;
+            }
+            for (const int stage : {0, 1, 2, 3}) {
+                Layout l{tp, pp, hw.gpus / (tp * pp), stage};
+                if ((stage > 0 && l.data_parallel < 2) || (stage > 1 && pp > 1)) {
+                    continue;
+                }
+                const double state_bytes = state_bytes_per_gpu(state, l);
+                const auto share = recompute_to_fit(w, a, state_bytes, usable, tp);
+                if (!share) {
+                    continue;
+                }
+                l.recompute_share = *share;
+                l.memory_per_gpu_bytes =
+                    state_bytes + layout_activation_bytes(w, a, l.recompute_share, tp);
+                time_layout(w, hw, work, a, l);
+                if (!best || l.step_seconds * l.steps < best->step_seconds * best->steps * 0.999) {
+                    best = l;
+                }
+            }
         }
     }
-    return 0;
+    return best;
 }
 
-namespace {
+Work work_of(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a) {
+    Work work;
+    work.peak = peak_tflops(*hw.gpu, w.precision) * 1e12;
+    work.mfu = training_mfu(w, *hw.gpu, a);
+    work.flops_per_token = training_flops(w, a, false) / w.tokens;
+    work.forward_flops_per_token =
+        (training_flops(w, a, true) - training_flops(w, a, false)) / w.tokens;
+    return work;
+}
 
-// "ZeRO-2 sharded data parallel, full activation recomputation, 2-way tensor parallel": built
-// by hand, not by nested formats (a large catalog asks for thousands of estimates).
+// "ZeRO-1 sharded data parallel, 2-way tensor parallel, 4 pipeline stages, recomputation
+// of 25% of layers": built by hand, not by nested formats (a large catalog asks for
+// thousands of estimates).
 std::string layout_words(const Layout& layout) {
     std::string words;
-    words.reserve(80);
+    words.reserve(96);
     if (layout.zero_stage == 0) {
         words += "data parallel";
     } else {
@@ -179,34 +206,141 @@ std::string layout_words(const Layout& layout) {
         words += std::to_string(layout.zero_stage);
         words += " sharded data parallel";
     }
-    if (layout.recompute) {
-        words += ", full activation recomputation";
-    }
     if (layout.tensor_parallel > 1) {
         words += ", ";
         words += std::to_string(layout.tensor_parallel);
         words += "-way tensor parallel";
+    }
+    if (layout.pipeline_parallel > 1) {
+        words += ", ";
+        words += std::to_string(layout.pipeline_parallel);
+        words += " pipeline stages";
+    }
+    if (layout.recompute_share >= 1) {
+        words += ", full activation recomputation";
+    } else if (layout.recompute_share > 0) {
+        words += ", activation recomputation of ";
+        words += std::to_string(static_cast<int>(std::round(layout.recompute_share * 100)));
+        words += "% of layers";
     }
     return words;
 }
 
 } // namespace
 
+TrainingState training_state(const NormalizedWorkload& w, const Assumptions& a) {
+    const double trained = trainable_parameters(w);
+    const double optimizer = trained * (a.get("bytes_per_param_training") - 4);
+    if (w.kind == WorkloadKind::finetune && w.method != FinetuneMethod::full) {
+        const double frozen_bytes =
+            w.method == FinetuneMethod::qlora ? a.get("qlora_bytes_per_param") : 2.0;
+        return {w.model.parameters * frozen_bytes + trained * 2, trained * 2, optimizer};
+    }
+    return {trained * 2, trained * 2, optimizer};
+}
+
+double trainable_parameters(const NormalizedWorkload& w) {
+    if (w.kind != WorkloadKind::finetune || w.method == FinetuneMethod::full ||
+        !w.model.is_transformer()) {
+        return w.model.parameters;
+    }
+    // LoRA adapters on every linear layer of a block (as QLoRA does): rank x (in + out) each.
+    // q and o are h x h, k and v h x kv, the MLP's three are h x I with I from the block's
+    // share of the parameters (2h^2 + 2h kv + 3h I).
+    const ModelSpec& m = w.model;
+    const double h = m.hidden_size;
+    const double kv = static_cast<double>(m.kv_heads) * m.head_dim;
+    const double mlp = std::max(0.0, (m.parameters / m.layers - 2 * h * h - 2 * h * kv) / (3 * h));
+    return m.layers * w.lora_rank * (7 * h + 2 * kv + 3 * mlp);
+}
+
+double activation_bytes(const NormalizedWorkload& w, const Assumptions& a, bool recompute) {
+    const ModelSpec& m = w.model;
+    if (!m.is_transformer()) {
+        return 0; // CNN activations: not modelled yet
+    }
+    // Korthikanti et al. 2022, bytes per layer at 16 bit: 34 sbh, plus 5 a s^2 b for the
+    // attention scores unless FlashAttention recomputes them; 2 sbh (the layer's input)
+    // with full recomputation.
+    const double s = w.seq_len;
+    const double b = w.batch;
+    const double h = m.hidden_size;
+    const double scores =
+        a.get("attention_scores_stored") > 0 ? 5.0 * m.attention_heads * s / h : 0.0;
+    const double per_layer = recompute ? 2 * s * b * h : s * b * h * (34 + scores);
+    return per_layer * m.layers;
+}
+
+double training_flops(const NormalizedWorkload& w, const Assumptions& a, bool recompute) {
+    if (!w.model.is_transformer()) {
+        const double forward = w.model.flops_per_sample_g * 1e9 * w.tokens;
+        return forward * (recompute ? 4 : 3); // forward + backward = 3x forward
+    }
+    // 6 N per token plus attention's 12 L h s (PaLM, Chowdhery et al. 2022, appendix B).
+    const ModelSpec& m = w.model;
+    const double attention = 12.0 * m.layers * m.hidden_size * w.seq_len;
+    const double full = (6 * m.active_parameters + attention) * w.tokens;
+    const double extra = recompute ? (a.get("activation_recompute_flops_factor") - 1) * full : 0;
+    if (w.kind == WorkloadKind::finetune && w.method != FinetuneMethod::full) {
+        return full * 2 / 3 + extra; // frozen weights: no weight gradients
+    }
+    return full + extra;
+}
+
+double training_mfu(const NormalizedWorkload& w, const Gpu& gpu, const Assumptions& a) {
+    double mfu = 0;
+    switch (w.precision) {
+    case Precision::fp8:
+        mfu = a.get("training_mfu_fp8");
+        break;
+    case Precision::fp32:
+        return a.get("training_mfu_fp32");
+    default:
+        mfu = a.get("training_mfu");
+        break;
+    }
+    if (gpu.architecture == "hopper" || gpu.architecture == "blackwell") {
+        mfu *= a.get("training_mfu_factor_hopper");
+    } else if (gpu.architecture.starts_with("cdna")) {
+        mfu *= a.get("training_mfu_factor_cdna");
+    }
+    if (!w.model.is_transformer()) {
+        return mfu;
+    }
+    // Small models keep the GPU less busy: half the full MFU at `training_mfu_half_params`.
+    const double half = a.get("training_mfu_half_params");
+    return mfu * w.model.active_parameters / (w.model.active_parameters + half);
+}
+
+// The fewest GPUs (powers of two up to 65,536) on which some layout fits; 0 if none.
+int min_gpus_to_fit(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a) {
+    const Work work = work_of(w, hw, a);
+    for (int gpus = 1; gpus <= 65536; gpus *= 2) {
+        Hardware trial = hw;
+        trial.gpus = gpus;
+        trial.gpus_per_node = std::min(gpus, std::max(hw.gpus_per_node, 1));
+        if (choose_layout(w, trial, work, a)) {
+            return gpus;
+        }
+    }
+    return 0;
+}
+
 Estimate estimate_training(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a) {
     Estimate e;
-    e.min_gpus = min_gpus_to_fit(w, hw, a);
-    const double peak = peak_tflops(*hw.gpu, w.precision) * 1e12;
-    if (!(peak > 0)) {
+    const Work work = work_of(w, hw, a);
+    if (!(work.peak > 0)) {
         e.fit_reason = fmt::format("{} has no {} support", hw.gpu->id, to_string(w.precision));
         return e;
     }
-    const auto layout = choose_layout(w, hw, a);
+    e.min_gpus = min_gpus_to_fit(w, hw, a);
+    const auto layout = choose_layout(w, hw, work, a);
     if (!layout) {
-        const ModelState state = model_state(w, a);
+        const TrainingState state = training_state(w, a);
         const int max_tp = std::min(hw.gpus, hw.gpus_per_node);
-        e.memory_per_gpu_gb =
-            ((state.replicated + state.optimizer) / hw.gpus + activation_bytes(w, true) / max_tp) /
-            k_gb;
+        e.memory_per_gpu_gb = ((state.weights + state.gradients + state.optimizer) / hw.gpus +
+                               layout_activation_bytes(w, a, 1, max_tp)) /
+                              k_gb;
         e.fit_reason = fmt::format(
             "does not fit: needs {:.1f} GB per GPU even with ZeRO-3, full recomputation and "
             "{}-way tensor parallelism ({} GB per GPU usable); use more or larger GPUs",
@@ -217,25 +351,17 @@ Estimate estimate_training(const NormalizedWorkload& w, const Hardware& hw, cons
     }
     e.fits = true;
     e.tensor_parallel = layout->tensor_parallel;
+    e.pipeline_parallel = layout->pipeline_parallel;
     e.zero_stage = layout->zero_stage;
-    e.recompute = layout->recompute;
+    e.recompute = layout->recompute_share > 0;
+    e.recompute_share = layout->recompute_share;
     e.memory_per_gpu_gb = layout->memory_per_gpu_bytes / k_gb;
     e.fit_reason = layout_words(*layout);
-    const double mfu = training_mfu(w, a);
-    const double flops = training_flops(w, a, layout->recompute);
-    const int dp = hw.gpus / layout->tensor_parallel;
-    const double tp_efficiency = tensor_parallel_efficiency(hw, layout->tensor_parallel, a);
-    // One optimizer step on one data-parallel rank.
-    const double work_per_step =
-        w.model.is_transformer() ? std::max(w.seq_len * w.batch, a.get("global_batch_tokens") / dp)
-                                 : a.get("cnn_batch_per_gpu");
-    const double steps = w.tokens / (work_per_step * dp);
-    const double compute =
-        flops / w.tokens * work_per_step / (layout->tensor_parallel * peak * mfu * tp_efficiency);
-    const double step = compute + exposed_comm_seconds(w, hw, *layout, a);
-    e.hours = steps * step / 3600;
+    e.hours = layout->steps * layout->step_seconds / 3600;
     e.gpu_hours = e.hours * hw.gpus;
-    const double ideal_hours = flops / (hw.gpus * peak * mfu) / 3600;
+    e.mfu = work.mfu;
+    const double ideal_hours =
+        training_flops(w, a, false) / (hw.gpus * work.peak * work.mfu) / 3600;
     e.scaling_efficiency = ideal_hours / e.hours;
     return e;
 }

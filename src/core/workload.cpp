@@ -112,6 +112,9 @@ Workload overlay(Workload base, const Workload& over) {
     fill(base.bandwidth_gb_per_s, over.bandwidth_gb_per_s);
     fill(base.sessions, over.sessions);
     fill(base.memory_per_session_gb, over.memory_per_session_gb);
+    fill(base.ttft_ms, over.ttft_ms);
+    fill(base.tpot_ms, over.tpot_ms);
+    fill(base.lora_rank, over.lora_rank);
     fill(base.deadline_hours, over.deadline_hours);
     fill(base.budget, over.budget);
     fill(base.hours_per_month, over.hours_per_month);
@@ -165,7 +168,7 @@ WorkloadLoad load_workload_text(const std::string& file, std::string_view text) 
         return load;
     }
     FieldReader read(file, load.diagnostics);
-    static constexpr std::array<std::string_view, 24> k_fields{"schema_version",
+    static constexpr std::array<std::string_view, 27> k_fields{"schema_version",
                                                                "workload",
                                                                "model",
                                                                "params",
@@ -183,6 +186,9 @@ WorkloadLoad load_workload_text(const std::string& file, std::string_view text) 
                                                                "memory_gb",
                                                                "sessions",
                                                                "memory_per_session_gb",
+                                                               "ttft_ms",
+                                                               "tpot_ms",
+                                                               "lora_rank",
                                                                "deadline",
                                                                "budget",
                                                                "hours_per_month",
@@ -233,6 +239,9 @@ WorkloadLoad load_workload_text(const std::string& file, std::string_view text) 
     w.bandwidth_gb_per_s = quantity(read, root, "bandwidth_gb_per_s", QuantityKind::count);
     w.sessions = quantity(read, root, "sessions", QuantityKind::count);
     w.memory_per_session_gb = quantity(read, root, "memory_per_session_gb", QuantityKind::bytes);
+    w.ttft_ms = quantity(read, root, "ttft_ms", QuantityKind::count);
+    w.tpot_ms = quantity(read, root, "tpot_ms", QuantityKind::count);
+    w.lora_rank = quantity(read, root, "lora_rank", QuantityKind::count);
     w.deadline_hours = quantity(read, root, "deadline", QuantityKind::duration_hours);
     w.budget = quantity(read, root, "budget", QuantityKind::count);
     w.hours_per_month = quantity(read, root, "hours_per_month", QuantityKind::count);

@@ -23,10 +23,12 @@ struct Run {
     std::string kind;
     std::string model;
     std::string gpu;
+    std::string instance;
+    std::string method;
     std::optional<double> gpus, tokens, samples, seq_len, gpu_hours, wall_hours, batch,
-        input_tokens, output_tokens, tokens_per_second, network_gbps;
+        input_tokens, output_tokens, tokens_per_second, latency_ms, ttft_ms, tpot_ms;
     std::string precision;
-    std::string source;
+    bool fitted = false;
 };
 
 std::optional<double> number(const YamlNode& run, std::string_view key) {
@@ -39,7 +41,8 @@ std::optional<double> number(const YamlNode& run, std::string_view key) {
 
 std::string text(const YamlNode& run, std::string_view key) {
     const YamlNode* node = run.find(key);
-    return node != nullptr && node->is_scalar() ? std::string(node->text) : std::string();
+    return node != nullptr && node->is_scalar() && node->text != "null" ? std::string(node->text)
+                                                                        : std::string();
 }
 
 std::vector<Run> load_runs() {
@@ -54,6 +57,8 @@ std::vector<Run> load_runs() {
         r.kind = text(node, "kind");
         r.model = text(node, "model");
         r.gpu = text(node, "gpu");
+        r.instance = text(node, "instance");
+        r.method = text(node, "method");
         r.gpus = number(node, "gpus");
         r.tokens = number(node, "tokens");
         r.samples = number(node, "samples");
@@ -64,9 +69,11 @@ std::vector<Run> load_runs() {
         r.input_tokens = number(node, "input_tokens");
         r.output_tokens = number(node, "output_tokens");
         r.tokens_per_second = number(node, "tokens_per_second");
-        r.network_gbps = number(node, "network_gbps");
+        r.latency_ms = number(node, "latency_ms");
+        r.ttft_ms = number(node, "ttft_ms");
+        r.tpot_ms = number(node, "tpot_ms");
         r.precision = text(node, "precision");
-        r.source = text(node, "source");
+        r.fitted = text(node, "fitted") == "true";
         runs.push_back(std::move(r));
     }
     return runs;
@@ -78,76 +85,118 @@ struct Comparison {
     double published = 0;
     double estimated = 0;
     std::string basis;
+    bool fitted = false;
 };
 
-Hardware hardware(const Run& run, int gpus) {
-    Hardware hw;
-    hw.gpu = builtin_catalog().find_gpu(run.gpu);
-    REQUIRE(hw.gpu != nullptr);
-    hw.gpus = gpus;
-    hw.gpus_per_node = std::min(gpus, 8);
-    hw.nvlink = hw.gpu->nvlink_gb_per_s > 0;
-    hw.network_gbps = run.network_gbps.value_or(400);
-    hw.rdma = true;
+// A run whose GPU count is not published is estimated on this many GPUs (the cluster the
+// LLaMA-1 paper names, and a size common to large pretraining runs); the table says so.
+constexpr int k_typical_cluster = 2048;
+
+// The hardware as a user names it: --instance with --instances where the run's node is a
+// catalog instance type, else --gpu with --gpus (nodes as the catalog's instance types).
+Hardware hardware(const Run& run, int gpus, std::string& basis) {
+    const Gpu* gpu = builtin_catalog().find_gpu(run.gpu);
+    REQUIRE(gpu != nullptr);
+    if (!run.instance.empty()) {
+        const auto found = builtin_catalog().match_instances(run.instance);
+        REQUIRE(found.size() == 1);
+        const InstanceType& instance = *found[0];
+        basis = fmt::format("--instance {} --instances {}", instance.id, gpus / instance.gpu_count);
+        return hardware_of(instance, *gpu, static_cast<int>(gpus / instance.gpu_count));
+    }
+    std::string nodes;
+    const Hardware hw = hardware_for_gpu(builtin_catalog(), *gpu, gpus, nodes);
+    basis = fmt::format("--gpu {} --gpus {}", gpu->id, gpus);
     return hw;
 }
 
-std::optional<Comparison> compare(const Run& run) {
-    const Assumptions& a = builtin_assumptions();
+std::optional<Comparison> compare_training(const Run& run) {
     Workload w;
     w.kind = parse_workload_kind(run.kind);
     w.model = run.model;
     w.precision = parse_precision(run.precision);
-    if (run.kind == "training") {
-        const ModelSpec* model = builtin_models().find(run.model);
-        REQUIRE(model != nullptr);
-        if (model->is_transformer()) {
-            w.tokens = run.tokens ? run.tokens : *run.samples * run.seq_len.value_or(2048);
-            w.seq_len = run.seq_len;
-        } else {
-            w.samples = run.samples;
-        }
-        const auto normalized = normalize(w, builtin_models());
-        REQUIRE(normalized.workload);
-        const double published = run.gpu_hours ? *run.gpu_hours : *run.wall_hours * *run.gpus;
-        if (!run.gpus) { // GPU count not published: ideal scaling
-            const double peak =
-                peak_tflops(*builtin_catalog().find_gpu(run.gpu), normalized.workload->precision) *
-                1e12;
-            const double hours = requirements(*normalized.workload, a).compute_flops /
-                                 (peak * a.get("training_mfu")) / 3600;
-            return Comparison{
-                run.id, "GPU-hours", published, hours, "C / (P x MFU), GPU count not published"};
-        }
-        const Estimate e =
-            estimate(*normalized.workload, hardware(run, static_cast<int>(*run.gpus)), a);
-        REQUIRE(e.fits);
+    if (!run.method.empty()) {
+        w.method = parse_finetune_method(run.method);
+    }
+    const ModelSpec* model = builtin_models().find(run.model);
+    REQUIRE(model != nullptr);
+    // Throughput rows publish no token count: any large one measures the steady state.
+    const double tokens = run.tokens ? *run.tokens
+                          : run.samples && model->is_transformer()
+                              ? *run.samples * run.seq_len.value_or(2048)
+                          : run.samples ? *run.samples
+                                        : 1e11;
+    if (model->is_transformer()) {
+        w.tokens = tokens;
+        w.seq_len = run.seq_len;
+    } else {
+        w.samples = tokens;
+    }
+    const auto normalized = normalize(w, builtin_models());
+    REQUIRE(normalized.workload);
+    const int gpus = static_cast<int>(run.gpus.value_or(k_typical_cluster));
+    std::string basis;
+    const Estimate e =
+        estimate(*normalized.workload, hardware(run, gpus, basis), builtin_assumptions());
+    INFO(e.fit_reason);
+    REQUIRE(e.fits);
+    if (!run.gpus) {
+        basis += " (count not published: a typical cluster)";
+    }
+    basis += ": " + e.fit_reason;
+    if (run.gpu_hours || run.wall_hours) {
+        const double published = run.gpu_hours ? *run.gpu_hours : *run.wall_hours * gpus;
+        return Comparison{run.id, "GPU-hours", published, e.gpu_hours, basis, run.fitted};
+    }
+    if (run.tokens_per_second) {
         return Comparison{run.id,
-                          "GPU-hours",
-                          published,
-                          e.gpu_hours,
-                          fmt::format("{} GPUs, {}", *run.gpus, e.fit_reason)};
+                          "trained tokens/s",
+                          *run.tokens_per_second,
+                          tokens / (e.hours * 3600),
+                          basis,
+                          run.fitted};
+    }
+    return std::nullopt;
+}
+
+std::optional<Comparison> compare(const Run& run) {
+    if (run.kind == "training" || run.kind == "finetune") {
+        return compare_training(run);
     }
     if (!run.tokens_per_second) {
         return std::nullopt; // nothing published to compare with
     }
+    Workload w;
+    w.kind = WorkloadKind::inference;
+    w.model = run.model;
+    w.precision = parse_precision(run.precision);
     w.input_tokens = run.input_tokens;
     w.output_tokens = run.output_tokens;
     w.batch = run.batch;
+    // A throughput benchmark offers more load than any replica keeps up with; a server run's
+    // measured time per token (and to first token) is the target it met.
+    w.qps = 1e6;
+    w.tpot_ms = run.tpot_ms;
+    w.ttft_ms = run.ttft_ms;
     const auto normalized = normalize(w, builtin_models());
     REQUIRE(normalized.workload);
     const int gpus = static_cast<int>(run.gpus.value_or(1));
-    const Estimate e = estimate(*normalized.workload, hardware(run, gpus), a);
-    REQUIRE(e.fits);
+    std::string basis;
+    const Estimate e =
+        estimate(*normalized.workload, hardware(run, gpus, basis), builtin_assumptions());
+    INFO(e.fit_reason);
+    REQUIRE(e.tokens_per_s > 0); // the saturating load needs more replicas than the run had
     const double replicas = std::floor(gpus / static_cast<double>(e.gpus_per_replica));
     return Comparison{run.id,
                       "output tokens/s",
                       *run.tokens_per_second,
                       e.tokens_per_s * replicas,
-                      fmt::format("{} replica(s) of {} GPU(s), batch {}",
+                      fmt::format("{}: {} replica(s) of {} GPU(s), batch {}",
+                                  basis,
                                   replicas,
                                   e.gpus_per_replica,
-                                  format_number(e.batch))};
+                                  format_number(e.batch)),
+                      run.fitted};
 }
 
 std::string significant(double value) {
@@ -155,19 +204,31 @@ std::string significant(double value) {
                                                                  : std::round(value * 1000) / 1000);
 }
 
+double error(const Comparison& c) {
+    return c.estimated / c.published - 1;
+}
+
 std::string table(const std::vector<Comparison>& rows) {
-    std::string text = "| run | measure | published | estimated | error | estimate's basis |\n"
-                       "|---|---|---:|---:|---:|---|\n";
+    std::string text =
+        "| run | measure | published | estimated | error | fitted on | estimated as |\n"
+        "|---|---|---:|---:|---:|---|---|\n";
     for (const Comparison& c : rows) {
-        text += fmt::format("| {} | {} | {} | {} | {:+.0f}% | {} |\n",
+        text += fmt::format("| {} | {} | {} | {} | {:+.0f}% | {} | {} |\n",
                             c.id,
                             c.what,
                             significant(c.published),
                             significant(c.estimated),
-                            (c.estimated / c.published - 1) * 100,
+                            error(c) * 100,
+                            c.fitted ? "yes" : "",
                             c.basis);
     }
     return text;
+}
+
+double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
 // The text between <!-- NAME:begin --> and <!-- NAME:end --> in docs/sizing-model.md must be
@@ -191,7 +252,7 @@ void check_doc_section(const std::string& name, const std::string& generated) {
 
 } // namespace
 
-TEST_CASE("the sizing model against published runs, one set of defaults for all") {
+TEST_CASE("the sizing model against published runs, through the user's path") {
     std::vector<Comparison> rows;
     for (const Run& run : load_runs()) {
         INFO(run.id);
@@ -199,19 +260,38 @@ TEST_CASE("the sizing model against published runs, one set of defaults for all"
             rows.push_back(*comparison);
         }
     }
-    REQUIRE(rows.size() >= 10);
-    std::vector<double> errors;
+    REQUIRE(rows.size() >= 40);
+    std::vector<double> held_back;
+    std::vector<double> fitted;
+    for (const Comparison& c : rows) {
+        (c.fitted ? fitted : held_back).push_back(std::abs(error(c)));
+        if (std::getenv("CALIBRATION_PRINT") != nullptr) {
+            fmt::print(
+                "{:+6.0f}% {} {} | {}\n", error(c) * 100, c.fitted ? "F" : " ", c.id, c.basis);
+        }
+    }
+    REQUIRE_FALSE(fitted.empty());
+    REQUIRE(held_back.size() >= 30);
+    const double worst = *std::max_element(held_back.begin(), held_back.end());
+    const std::string summary = fmt::format(
+        "{} runs: {} fitted on (median |error| {:.0f}%), {} held back: median |error| {:.0f}%, "
+        "worst {:.0f}%\n",
+        rows.size(),
+        fitted.size(),
+        median(fitted) * 100,
+        held_back.size(),
+        median(held_back) * 100,
+        worst * 100);
+    INFO(summary);
+    // Issue 28 asks for a median of 15% and no row past 40% on the held-back rows; this guards
+    // what holds today (docs/sizing-model.md, Calibration, lists the rows still past 40%).
+    CHECK(median(held_back) <= 0.20);
     for (const Comparison& c : rows) {
         INFO(c.id << ": published " << c.published << ", estimated " << c.estimated);
-        const double ratio = c.estimated / c.published;
-        CHECK(ratio > 1.0 / 3); // every run within a factor of three
-        CHECK(ratio < 3.0);
-        errors.push_back(std::abs(std::log(ratio)));
+        CHECK(c.estimated / c.published > 1.0 / 3); // every run within a factor of three
+        CHECK(c.estimated / c.published < 3.0);
     }
-    std::sort(errors.begin(), errors.end());
-    CHECK(std::exp(errors[errors.size() / 2]) < 1.5); // the median run within 50%
-
-    check_doc_section("calibration", table(rows));
+    check_doc_section("calibration", summary + "\n" + table(rows));
 }
 
 TEST_CASE("the docs list every sizing factor with its value and source") {
