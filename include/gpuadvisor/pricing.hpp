@@ -7,6 +7,7 @@
 #include "gpuadvisor/date.hpp"
 #include "gpuadvisor/diagnostic.hpp"
 
+#include <algorithm>
 #include <array>
 #include <limits>
 #include <optional>
@@ -42,13 +43,17 @@ struct Usage {
 };
 
 // Expected extra run time on spot: interruptions per hour x (checkpoint interval / 2 + restart).
+// One job on N spot instances stops whenever any of them is taken back, so its interruptions
+// add up: N x the per-instance rate. Independent replicas (a service) each lose only their own.
 struct SpotModel {
-    double interruptions_per_hour = 0;
+    double interruptions_per_hour = 0; // per instance
     double checkpoint_interval_hours = 1;
     double restart_hours = 0.25;
+    bool one_job = true; // the instances run one synchronous job (training), not replicas
 
-    double overhead() const {
-        return interruptions_per_hour * (checkpoint_interval_hours / 2 + restart_hours);
+    double overhead(double spot_instances) const {
+        const double instances = one_job ? std::max(1.0, spot_instances) : 1.0;
+        return instances * interruptions_per_hour * (checkpoint_interval_hours / 2 + restart_hours);
     }
 };
 

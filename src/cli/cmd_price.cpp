@@ -114,12 +114,13 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
                                     : std::any_of(mix->begin(), mix->end(), [](const PlanShare& p) {
                                           return p.plan == Plan::spot;
                                       });
-    if (uses_spot && spot.overhead() >= 1) {
+    if (uses_spot && spot.overhead(o.count) >= 1) {
         return fail("price",
                     "usage",
-                    fmt::format("the spot overhead is {:.0f}%: the work would take more than "
-                                "twice as long as it runs",
-                                spot.overhead() * 100),
+                    fmt::format("the spot overhead is {:.0f}% for {} instances: the work would "
+                                "take more than twice as long as it runs",
+                                spot.overhead(o.count) * 100,
+                                format_number(o.count)),
                     "check --interruptions-per-hour, --checkpoint-hours and --restart-hours",
                     k_exit_usage,
                     io);

@@ -140,6 +140,8 @@ int run(Options o, const GlobalOptions& global, Io& io) {
                      catalog->discounts(),
                      today_utc()},
                     *limits};
+    // Serving and desktops are replicas: one taken back does not stop the others.
+    input.pricing.spot.one_job = is_finite_work(workload->kind);
     // The planner's working state is kept until the process ends and not freed then, as the
     // catalog is (load_active_catalog): the output is the last thing the process does.
     static auto* const planner_state = new std::shared_ptr<void>;

@@ -328,8 +328,9 @@ const Bill& Planner::bill_for(Alike& alike, int count, const Estimate& e) {
         for (const bool spot : {false, true}) {
             bill.run_hours[spot ? 1 : 0] =
                 is_finite_work(m_w.kind)
-                    ? std::optional(bill.usage.period_hours *
-                                    (spot ? 1 + m_in.pricing.spot.overhead() : 1))
+                    ? std::optional(
+                          bill.usage.period_hours *
+                          (spot ? 1 + m_in.pricing.spot.overhead(bill.usage.instances) : 1))
                     : std::nullopt;
         }
     }

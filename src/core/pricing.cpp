@@ -93,9 +93,12 @@ std::string basis_of(const PricedPart& part, const Usage& usage, const SpotModel
                                                                    : format_number(*term) + " h");
     }
     if (part.plan == Plan::spot) {
-        return fmt::format("{} instance-hours x (1 + {} interruption overhead)",
+        return fmt::format("{} instance-hours x (1 + {} interruption overhead{})",
                            shown(used),
-                           format_number(std::round(spot.overhead() * 1e6) / 1e6));
+                           format_number(std::round(spot.overhead(part.instances) * 1e6) / 1e6),
+                           spot.one_job && part.instances > 1
+                               ? fmt::format(" for {} instances", shown(part.instances))
+                               : std::string());
     }
     return fmt::format("{} instance-hours while running", shown(used));
 }
@@ -116,7 +119,9 @@ double billed_quantity(const PlanShare& share, const Usage& usage, const SpotMod
         return at_least_resolution(usage.instances * share.share * whole_terms(usage, *term) *
                                    (monthly ? 1 : *term));
     }
-    return at_least_resolution(share.plan == Plan::spot ? used * (1 + spot.overhead()) : used);
+    const double spot_instances = usage.instances * share.share;
+    return at_least_resolution(share.plan == Plan::spot ? used * (1 + spot.overhead(spot_instances))
+                                                        : used);
 }
 
 PricedPart price_part(const PlanShare& share,

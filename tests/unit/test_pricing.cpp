@@ -119,11 +119,18 @@ TEST_CASE("reserved capacity does not shrink with utilisation") {
     CHECK(od.total_micros < low.total_micros); // 10% is below the 58.6% break-even
 }
 
-TEST_CASE("spot adds the expected interruption overhead") {
-    const SpotModel spot{0.05, 1, 0.25}; // 0.05 x (0.5 + 0.25) = 3.75%
-    const Quote q = quote(offer("big.8x", "us-east-1"), {2, 730, 1}, {{Plan::spot, 1}}, spot);
-    CHECK(q.parts[0].billed_quantity == Approx(1514.75));
-    CHECK(q.total_micros == 18'949'522'500);
+TEST_CASE("spot adds the expected interruption overhead, per instance of one job") {
+    // One job on 2 instances stops when either is taken back: 2 x 0.05 x (0.5 + 0.25) = 7.5%.
+    const SpotModel job{0.05, 1, 0.25};
+    const Quote q = quote(offer("big.8x", "us-east-1"), {2, 730, 1}, {{Plan::spot, 1}}, job);
+    CHECK(q.parts[0].billed_quantity == Approx(1460 * 1.075));
+    CHECK(q.total_micros == 19'634'445'000);        // 1569.5 instance-hours x 12.51
+    CHECK(job.overhead(21) == Approx(21 * 0.0375)); // 79% for a 21-instance job
+    // Two serving replicas: each loses only its own work, 3.75%.
+    const SpotModel replicas{0.05, 1, 0.25, false};
+    const Quote r = quote(offer("big.8x", "us-east-1"), {2, 730, 1}, {{Plan::spot, 1}}, replicas);
+    CHECK(r.parts[0].billed_quantity == Approx(1514.75));
+    CHECK(r.total_micros == 18'949'522'500);
 }
 
 TEST_CASE("a mix prices each share and sums them") {
