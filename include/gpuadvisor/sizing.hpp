@@ -124,9 +124,9 @@ Requirements requirements(const NormalizedWorkload& workload, const Assumptions&
 // fabric where it has one (else its network).
 Hardware hardware_of(const InstanceType& instance, const Gpu& gpu, int count);
 // `gpus` of a GPU named without an instance type: the node, NVLink and network of the
-// catalog's instance type that carries it with the most bandwidth between nodes per GPU
-// (NVLink and RDMA first, then the larger node), said in `basis`; 8 per node on 400 Gbps
-// RDMA when no instance type carries it.
+// catalog's instance type that carries it, NVLink first, then RDMA, the most GPUs, the most
+// bandwidth between nodes per GPU; said in `basis`. 8 per node on 400 Gbps RDMA when no
+// instance type carries it.
 Hardware hardware_for_gpu(const Catalog& catalog, const Gpu& gpu, int gpus, std::string& basis);
 Estimate estimate(const NormalizedWorkload& workload,
                   const Hardware& hardware,

@@ -117,10 +117,12 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
     if (uses_spot && spot.overhead(o.count) >= 1) {
         return fail("price",
                     "usage",
-                    fmt::format("the spot overhead is {:.0f}% for {} instances: the work would "
-                                "take more than twice as long as it runs",
+                    fmt::format("the spot overhead is {:.0f}%{}: the work would take more than "
+                                "twice as long as it runs",
                                 spot.overhead(o.count) * 100,
-                                format_number(o.count)),
+                                o.count > 1 ? fmt::format(" for one job on {} instances",
+                                                          format_number(o.count))
+                                            : std::string()),
                     "check --interruptions-per-hour, --checkpoint-hours and --restart-hours",
                     k_exit_usage,
                     io);

@@ -186,7 +186,9 @@ Requirements requirements(const NormalizedWorkload& w, const Assumptions& a) {
                      "activations to 2sbh per layer";
         r.compute_flops = training_flops(w, a, false);
         const double data = w.model.is_transformer() ? w.tokens * a.get("text_bytes_per_token") : 0;
-        const double checkpoint = state.weights + state.optimizer; // what a restart needs
+        // What a restart needs: the trained weights and their optimizer state (LoRA's adapters;
+        // the frozen base model is kept once, not per checkpoint).
+        const double checkpoint = state.gradients + state.optimizer;
         r.storage_tb = (data + a.get("checkpoints_kept") * checkpoint) / 1e12;
         break;
     }
@@ -226,19 +228,19 @@ Hardware hardware_of(const InstanceType& instance, const Gpu& gpu, int count) {
     hw.gpus = slice ? count : static_cast<int>(std::floor(instance.gpu_count * count));
     hw.gpus_per_node = std::max(1, static_cast<int>(std::floor(instance.gpu_count)));
     hw.nvlink = instance.nvlink;
-    hw.network_gbps = std::max(instance.network_gbps, instance.fabric_gbps);
-    hw.rdma = instance.rdma || !instance.fabric.empty();
+    hw.network_gbps = instance.fabric.empty() ? instance.network_gbps : instance.fabric_gbps;
+    // GPUDirect-TCPX moves GPU memory over TCP: fast, but not RDMA.
+    hw.rdma = instance.rdma || (!instance.fabric.empty() && instance.fabric != "tcpx");
     return hw;
 }
 
 Hardware hardware_for_gpu(const Catalog& catalog, const Gpu& gpu, int gpus, std::string& basis) {
     const InstanceType* best = nullptr;
-    // Multi-node runs live on the fabric: the most bandwidth between nodes per GPU first.
-    const auto rank = [](const InstanceType& i) {
-        return std::tuple(i.nvlink,
-                          !i.fabric.empty() || i.rdma,
-                          std::max(i.network_gbps, i.fabric_gbps) / i.gpu_count,
-                          i.gpu_count);
+    // The node a multi-GPU run would take: NVLink, then RDMA, then the most GPUs, then the
+    // most bandwidth between nodes per GPU.
+    const auto rank = [&gpu](const InstanceType& i) {
+        const Hardware node = hardware_of(i, gpu, 1);
+        return std::tuple(node.nvlink, node.rdma, i.gpu_count, node.network_gbps / i.gpu_count);
     };
     for (const InstanceType& instance : catalog.instances()) {
         if (instance.gpu == gpu.id && instance.gpu_count >= 1 &&

@@ -49,7 +49,14 @@ struct Serving {
     double kv_per_sequence = 0; // bytes of one request's cache at full length
     double active = 0;          // parameters computed per token
 
-    double prefill_s() const { return 2 * active * w->input_tokens / replica.peak; }
+    // A prompt's compute, which the replica spends once per request.
+    double prefill_compute_s() const { return 2 * active * w->input_tokens / replica.peak; }
+    // Time to first token: that compute, but never faster than reading the weights once (a
+    // prefill that joins decode steps shares their weight reads, so throughput counts only
+    // the compute).
+    double prefill_s() const {
+        return std::max(prefill_compute_s(), weights_read / replica.bandwidth);
+    }
     double step_s(double batch) const {
         const double memory = (weights_read + batch * kv_per_sequence) / replica.bandwidth;
         return std::max(memory, 2 * active * batch / replica.peak);
@@ -57,7 +64,7 @@ struct Serving {
     // A token's time with the other requests' prefills shared out: a request's prompt is
     // prefilled once in its `output_tokens` steps.
     double tpot_s(double batch) const {
-        return step_s(batch) + batch * prefill_s() / w->output_tokens;
+        return step_s(batch) + batch * prefill_compute_s() / w->output_tokens;
     }
     double latency_s(double batch) const { return prefill_s() + w->output_tokens * tpot_s(batch); }
     bool meets(double batch) const {
@@ -226,16 +233,16 @@ Estimate estimate_inference(const NormalizedWorkload& w, const Hardware& hw, con
     }
     const double weights = serving_weight_bytes(w, a); // held in memory, with runtime overhead
     const double kv_per_sequence = kv_bytes_per_token(w, a) * (w.input_tokens + w.output_tokens);
-    // Tensor-parallel groups of 1, 2, 4, 8 GPUs within a node, and two nodes when weights need
-    // it: the one that serves the load on the fewest GPUs wins, then the one with the most
-    // output tokens per GPU.
+    // Tensor-parallel groups of 1, 2, 4, 8 GPUs within a node, and two nodes only when no group
+    // of one node holds the weights: the one that serves the load on the fewest GPUs wins,
+    // then the one with the most output tokens per GPU.
     std::optional<Serving> chosen;
     std::optional<Serving> fastest; // the lowest batch-1 latency, for an unreachable target
     double chosen_batch = 0;
     const int max_group = std::min(hw.gpus, 2 * hw.gpus_per_node);
     for (int tp = 1; tp <= max_group; tp *= 2) {
         const auto replica = replica_of(w, hw, a, tp, weights + kv_per_sequence);
-        if (!replica || (tp > hw.gpus_per_node && chosen)) {
+        if (!replica || (tp > hw.gpus_per_node && fastest)) {
             continue;
         }
         const Serving serving{&w,
@@ -248,10 +255,9 @@ Estimate estimate_inference(const NormalizedWorkload& w, const Hardware& hw, con
         }
         const double memory_batch = std::floor((replica->memory - weights) / kv_per_sequence);
         const double max_batch = std::min(memory_batch, a.get("inference_max_batch"));
-        const double batch =
-            w.batch > 0
-                ? (serving.meets(std::min(w.batch, max_batch)) ? std::min(w.batch, max_batch) : 0)
-                : largest_batch(serving, max_batch);
+        // A batch the user fixed is kept, and judged below, where batch 1 meets the targets.
+        const double batch = w.batch > 0 ? (serving.meets(1) ? std::min(w.batch, max_batch) : 0)
+                                         : largest_batch(serving, max_batch);
         if (batch > 0 && (!chosen || better_group(serving, batch, *chosen, chosen_batch))) {
             chosen = serving;
             chosen_batch = batch;
@@ -293,6 +299,16 @@ Estimate estimate_inference(const NormalizedWorkload& w, const Hardware& hw, con
     e.replicas = safe_count(w.qps / e.qps_per_replica);
     e.memory_per_gpu_gb = (weights + batch * kv_per_sequence) / serving.replica.gpus / k_gb;
     serving_verdict(e, w, hw);
+    if (!serving.meets(batch)) { // the fixed --batch: batch 1 would meet the targets
+        e.fits = false;
+        e.fit_reason = fmt::format("at batch {}: TTFT {:.1f} ms, TPOT {:.2f} ms, latency {:.0f} ms "
+                                   "miss {}; a smaller --batch meets them",
+                                   format_number(batch),
+                                   e.prefill_ms,
+                                   e.tpot_ms,
+                                   e.latency_ms,
+                                   targets_text(w));
+    }
     return e;
 }
 

@@ -110,6 +110,14 @@ void normalize_model(const Workload& in,
 
 void normalize_lora(const Workload& in, NormalizedWorkload& out, Checker& check) {
     const bool adapters = out.kind == WorkloadKind::finetune && out.method != FinetuneMethod::full;
+    if (adapters && !out.model.is_transformer()) {
+        check.error("--method",
+                    fmt::format("{} adapters apply to transformers; {} is not one",
+                                to_string(out.method),
+                                out.model.id),
+                    "fine-tune it with '--method full'");
+        return;
+    }
     if (in.lora_rank && !adapters) {
         check.error("--lora-rank",
                     "applies to LoRA and QLoRA fine-tuning only",
@@ -117,6 +125,34 @@ void normalize_lora(const Workload& in, NormalizedWorkload& out, Checker& check)
         return;
     }
     out.lora_rank = check.whole(in.lora_rank, "--lora-rank", 4096, 16.0, "an adapter rank");
+}
+
+// Flags of one workload kind given for another are refused, not ignored.
+void refuse_other_kinds(const Workload& in, const NormalizedWorkload& out, Checker& check) {
+    if (out.kind != WorkloadKind::inference) {
+        for (const auto& [value, flag] :
+             {std::pair{&in.ttft_ms, "--ttft-ms"}, std::pair{&in.tpot_ms, "--tpot-ms"}}) {
+            if (value->has_value()) {
+                check.error(flag,
+                            "applies to LLM serving (inference) only",
+                            "drop it, or size 'inference'");
+            }
+        }
+    }
+    if (in.lora_rank && !needs_model(out.kind)) {
+        check.error("--lora-rank",
+                    "applies to LoRA and QLoRA fine-tuning only",
+                    "add 'finetune --method lora' (or qlora), or drop --lora-rank");
+    }
+    if (in.sessions && out.kind != WorkloadKind::graphics) {
+        check.error("--sessions",
+                    out.kind == WorkloadKind::inference
+                        ? "is for graphics (concurrent desktops); serving is sized by --qps"
+                        : "is for graphics (concurrent desktops) only",
+                    out.kind == WorkloadKind::inference
+                        ? "give --qps (requests per second) and a latency target instead"
+                        : "drop it, or size 'graphics'");
+    }
 }
 
 // Time to first token and per output token: targets of LLM serving (decoders) only.
@@ -189,7 +225,6 @@ NormalizeResult normalize(const Workload& in, const ModelCatalog& models) {
                                      "the number of training samples");
         }
         out.batch = check.whole(in.batch, "--batch", 1e6, 1.0, "a micro-batch per GPU");
-        normalize_lora(in, out, check);
         break;
     case WorkloadKind::inference:
         out.qps = check.positive(in.qps, "--qps", 1e8, 1.0, "queries per second");
@@ -210,11 +245,6 @@ NormalizeResult normalize(const Workload& in, const ModelCatalog& models) {
             out.latency_ms = 0; // no latency target
         }
         normalize_token_targets(in, out, check);
-        if (in.sessions) {
-            check.error("--sessions",
-                        "is for graphics (concurrent desktops); serving is sized by --qps",
-                        "give --qps (requests per second) and a latency target instead");
-        }
         break;
     case WorkloadKind::hpc:
         out.fp64_tflops = check.positive(in.fp64_tflops,
@@ -248,6 +278,10 @@ NormalizeResult normalize(const Workload& in, const ModelCatalog& models) {
                                                    "GPU memory per session in GB");
         break;
     }
+    if (needs_model(out.kind) && out.model.parameters > 0) {
+        normalize_lora(in, out, check);
+    }
+    refuse_other_kinds(in, out, check);
     if (in.deadline_hours) {
         out.deadline_hours = check.positive(
             in.deadline_hours, "--deadline", 1e7, std::nullopt, "a duration such as 30d", " hours");

@@ -25,16 +25,29 @@ struct Layout {
     double steps = 0;
 };
 
-// Activation bytes one GPU holds: a micro-batch's per layer, times the layers of a full
-// model (1F1B pipelining keeps as many micro-batches in flight as a stage has layers'
-// share), split by tensor (and sequence) parallelism.
+// Micro-batches one pipeline runs per optimizer step: the global batch over the data-parallel
+// ranks' micro-batches (at least one each).
+double micro_batches(const NormalizedWorkload& w, const Assumptions& a, int data_parallel) {
+    if (!w.model.is_transformer()) {
+        return 1; // cnn_batch_per_gpu samples a step
+    }
+    return std::max(
+        1.0, std::ceil(a.get("global_batch_tokens") / (data_parallel * w.batch * w.seq_len)));
+}
+
+// Activation bytes one GPU holds: a micro-batch's per layer, for its stage's L / p layers
+// times the micro-batches in flight (1F1B keeps min(m, p) on the first stage), split by
+// tensor (and sequence) parallelism.
 double layout_activation_bytes(const NormalizedWorkload& w,
                                const Assumptions& a,
                                double recompute_share,
-                               int tp) {
+                               const Layout& l,
+                               double micro) {
     const double kept = activation_bytes(w, a, false);
     const double recomputed = activation_bytes(w, a, true);
-    return ((1 - recompute_share) * kept + recompute_share * recomputed) / tp;
+    const double in_flight = std::min(micro, static_cast<double>(l.pipeline_parallel));
+    return ((1 - recompute_share) * kept + recompute_share * recomputed) * in_flight /
+           l.pipeline_parallel / l.tensor_parallel;
 }
 
 double state_bytes_per_gpu(const TrainingState& state, const Layout& l) {
@@ -58,17 +71,15 @@ double network_bytes_per_s(const Hardware& hw, const Assumptions& a) {
     return hw.network_gbps * k_gb / 8 * efficiency;
 }
 
-// Gradient synchronisation per step, seconds, before overlap: a hierarchical ring, NVLink
-// (or PCIe) inside a node, then each node's distinct share over its network.
-double gradient_sync_seconds(const NormalizedWorkload& w,
-                             const Hardware& hw,
-                             const Layout& l,
-                             const Assumptions& a) {
+// An all-reduce of `bytes` per GPU over the data-parallel group, seconds: a hierarchical ring,
+// NVLink (or PCIe) inside a node, then each node's distinct share over its network. A
+// reduce-scatter or an all-gather is half of it.
+double all_reduce_seconds(double bytes, const Hardware& hw, const Layout& l, const Assumptions& a) {
     if (l.data_parallel < 2) {
         return 0;
     }
+    const double gradient = bytes;
     const double split = static_cast<double>(l.tensor_parallel) * l.pipeline_parallel;
-    const double gradient = 2 * trainable_parameters(w) / split * (l.zero_stage == 3 ? 1.5 : 1.0);
     const int model_gpus_per_node = std::max(1, hw.gpus_per_node / static_cast<int>(split));
     const int in_node = std::max(1, std::min(l.data_parallel, model_gpus_per_node));
     const int nodes = (l.data_parallel + in_node - 1) / in_node;
@@ -110,28 +121,46 @@ void time_layout(const NormalizedWorkload& w,
     const double sample = transformer ? w.seq_len : 1;
     const double micro = transformer ? w.batch : a.get("cnn_batch_per_gpu");
     const double per_pass = micro * sample; // tokens (samples) of one micro-batch
-    const double global = transformer ? a.get("global_batch_tokens") : 0;
-    const double micro_batches = std::max(1.0, std::ceil(global / (l.data_parallel * per_pass)));
-    l.steps = w.tokens / (micro_batches * per_pass * l.data_parallel);
-    const double flops = (work.flops_per_token + l.recompute_share * work.forward_flops_per_token) *
-                         per_pass * micro_batches;
+    const double m = micro_batches(w, a, l.data_parallel);
+    l.steps = w.tokens / (m * per_pass * l.data_parallel);
+    const double flops =
+        (work.flops_per_token + l.recompute_share * work.forward_flops_per_token) * per_pass * m;
     const double split = static_cast<double>(l.tensor_parallel) * l.pipeline_parallel;
     const double compute =
         flops / split /
         (work.peak * work.mfu * tensor_parallel_efficiency(hw, l.tensor_parallel, a));
-    const double bubble = (l.pipeline_parallel - 1) / micro_batches;
-    // Bucketed all-reduce runs during the last micro-batch's backward pass (2/3 of it).
-    const double backward = compute / micro_batches * 2 / 3;
-    const double sync = gradient_sync_seconds(w, hw, l, a);
-    const double exposed = std::max(0.0, sync - a.get("comm_overlap") * backward);
+    const double bubble = (l.pipeline_parallel - 1) / m;
+    const double per_micro = compute / m;
+    const double overlap = a.get("comm_overlap");
+    const double gradients = 2 * trainable_parameters(w) / split;
+    const double weights = training_state(w, a).weights / split;
+    const double all_reduce = all_reduce_seconds(gradients, hw, l, a);
+    double exposed = 0;
+    if (l.zero_stage <= 1) {
+        // Bucketed all-reduce once a step, during the last micro-batch's backward (2/3 of it).
+        exposed = std::max(0.0, all_reduce - overlap * per_micro * 2 / 3);
+    } else if (l.zero_stage == 2) {
+        // Sharded gradients cannot accumulate: a reduce-scatter every micro-batch, during its
+        // backward pass; the updated weights are gathered once a step.
+        exposed = m * std::max(0.0, all_reduce / 2 - overlap * per_micro * 2 / 3) + all_reduce / 2;
+    } else {
+        // ZeRO-3: every micro-batch gathers the weights for its forward and its backward pass
+        // and reduce-scatters its gradients, prefetched during its compute.
+        const double traffic = all_reduce_seconds(weights, hw, l, a) + all_reduce / 2;
+        exposed = m * std::max(0.0, traffic - overlap * per_micro);
+    }
     l.step_seconds = compute * (1 + bubble) + exposed;
 }
 
 // The least recomputation that fits the layout in memory, or nullopt.
-std::optional<double> recompute_to_fit(
-    const NormalizedWorkload& w, const Assumptions& a, double state, double usable, int tp) {
-    const double kept = layout_activation_bytes(w, a, 0, tp);
-    const double recomputed = layout_activation_bytes(w, a, 1, tp);
+std::optional<double> recompute_to_fit(const NormalizedWorkload& w,
+                                       const Assumptions& a,
+                                       double state,
+                                       double usable,
+                                       const Layout& l,
+                                       double micro) {
+    const double kept = layout_activation_bytes(w, a, 0, l, micro);
+    const double recomputed = layout_activation_bytes(w, a, 1, l, micro);
     if (state + kept <= usable) {
         return 0.0;
     }
@@ -143,9 +172,10 @@ std::optional<double> recompute_to_fit(
     return std::min(1.0, std::ceil(share * layers - 1e-9) / layers); // whole layers
 }
 
-// The fastest layout that fits: tensor parallel inside a node (1-8), pipeline stages across
-// the rest, ZeRO 0-3 over data parallel (0-1 with pipelining, as Megatron and DeepSpeed
-// allow), and only as much recomputation as memory needs.
+// The fastest layout that fits: tensor parallel inside a node (powers of two up to its GPUs),
+// pipeline stages (any count that divides the rest, at most one per layer), ZeRO 0-3 over
+// data parallel (0-1 with pipelining, as Megatron and DeepSpeed allow), and only as much
+// recomputation as memory needs.
 std::optional<Layout> choose_layout(const NormalizedWorkload& w,
                                     const Hardware& hw,
                                     const Work& work,
@@ -156,23 +186,27 @@ std::optional<Layout> choose_layout(const NormalizedWorkload& w,
     const int max_tp = w.model.is_transformer() ? std::min(hw.gpus, hw.gpus_per_node) : 1;
     std::optional<Layout> best;
     for (int tp = 1; tp <= max_tp; tp *= 2) {
-        for (int pp = 1; tp * pp <= hw.gpus && pp <= layers; pp *= 2) {
-            if (hw.gpus % (tp * pp) != 0) {
-                continue;
+        if (hw.gpus % tp != 0) {
+            continue;
+        }
+        for (int pp = 1; pp <= hw.gpus / tp && pp <= layers; ++pp) {
+            if ((hw.gpus / tp) % pp != 0) {
+                continue; // stages of whole GPUs: pp divides what tensor parallelism leaves
             }
             for (const int stage : {0, 1, 2, 3}) {
                 Layout l{tp, pp, hw.gpus / (tp * pp), stage};
                 if ((stage > 0 && l.data_parallel < 2) || (stage > 1 && pp > 1)) {
                     continue;
                 }
+                const double micro = micro_batches(w, a, l.data_parallel);
                 const double state_bytes = state_bytes_per_gpu(state, l);
-                const auto share = recompute_to_fit(w, a, state_bytes, usable, tp);
+                const auto share = recompute_to_fit(w, a, state_bytes, usable, l, micro);
                 if (!share) {
                     continue;
                 }
                 l.recompute_share = *share;
                 l.memory_per_gpu_bytes =
-                    state_bytes + layout_activation_bytes(w, a, l.recompute_share, tp);
+                    state_bytes + layout_activation_bytes(w, a, l.recompute_share, l, micro);
                 time_layout(w, hw, work, a, l);
                 if (!best || l.step_seconds * l.steps < best->step_seconds * best->steps * 0.999) {
                     best = l;
@@ -245,13 +279,14 @@ double trainable_parameters(const NormalizedWorkload& w) {
         return w.model.parameters;
     }
     // LoRA adapters on every linear layer of a block (as QLoRA does): rank x (in + out) each.
-    // q and o are h x h, k and v h x kv, the MLP's three are h x I with I from the block's
-    // share of the parameters (2h^2 + 2h kv + 3h I).
+    // q and o are h x h (2h each), k and v h x kv (h + kv each), the MLP's three h x I
+    // (h + I each), with I from the block's share of the parameters (2h^2 + 2h kv + 3h I):
+    // 9h + 2kv + 3I per rank and layer.
     const ModelSpec& m = w.model;
     const double h = m.hidden_size;
     const double kv = static_cast<double>(m.kv_heads) * m.head_dim;
     const double mlp = std::max(0.0, (m.parameters / m.layers - 2 * h * h - 2 * h * kv) / (3 * h));
-    return m.layers * w.lora_rank * (7 * h + 2 * kv + 3 * mlp);
+    return m.layers * w.lora_rank * (9 * h + 2 * kv + 3 * mlp);
 }
 
 double activation_bytes(const NormalizedWorkload& w, const Assumptions& a, bool recompute) {
@@ -337,10 +372,18 @@ Estimate estimate_training(const NormalizedWorkload& w, const Hardware& hw, cons
     const auto layout = choose_layout(w, hw, work, a);
     if (!layout) {
         const TrainingState state = training_state(w, a);
-        const int max_tp = std::min(hw.gpus, hw.gpus_per_node);
-        e.memory_per_gpu_gb = ((state.weights + state.gradients + state.optimizer) / hw.gpus +
-                               layout_activation_bytes(w, a, 1, max_tp)) /
-                              k_gb;
+        // The largest tensor parallelism tried: a power of two within a node that divides
+        // the GPUs (none for a CNN).
+        int max_tp = 1;
+        while (w.model.is_transformer() && max_tp * 2 <= std::min(hw.gpus, hw.gpus_per_node) &&
+               hw.gpus % (max_tp * 2) == 0) {
+            max_tp *= 2;
+        }
+        const Layout sharded{max_tp, 1, hw.gpus / max_tp, 3};
+        e.memory_per_gpu_gb =
+            ((state.weights + state.gradients + state.optimizer) / hw.gpus +
+             layout_activation_bytes(w, a, 1, sharded, micro_batches(w, a, hw.gpus / max_tp))) /
+            k_gb;
         e.fit_reason = fmt::format(
             "does not fit: needs {:.1f} GB per GPU even with ZeRO-3, full recomputation and "
             "{}-way tensor parallelism ({} GB per GPU usable); use more or larger GPUs",
