@@ -29,6 +29,9 @@ struct ModelSpec {
     int head_dim = 0;
     int context_length = 0;
     double flops_per_sample_g = 0; // non-transformers: forward GFLOPs per sample
+    // Non-transformers: activations kept for the backward pass, GB per training sample at
+    // 16 bit (mixed precision); absent where not known.
+    std::optional<double> activation_gb_per_sample;
     std::string reference_input;
     std::optional<double> pretraining_tokens;
     Provenance provenance;

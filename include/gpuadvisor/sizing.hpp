@@ -24,6 +24,7 @@ struct NormalizedWorkload {
     double tokens = 0;     // training tokens (or samples for non-transformers)
     double seq_len = 0;
     double batch = 1;
+    bool batch_given = false; // --batch (or the profile's batch) was given
     double qps = 0;
     double latency_ms = 0; // end to end; 0: no target
     double ttft_ms = 0;    // time to first token; 0: no target

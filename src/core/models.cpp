@@ -15,7 +15,7 @@ namespace gpuadvisor {
 
 namespace {
 
-constexpr std::array<std::string_view, 22> k_model_fields{"id",
+constexpr std::array<std::string_view, 23> k_model_fields{"id",
                                                           "aliases",
                                                           "name",
                                                           "family",
@@ -33,6 +33,7 @@ constexpr std::array<std::string_view, 22> k_model_fields{"id",
                                                           "experts",
                                                           "experts_per_token",
                                                           "flops_per_sample_g",
+                                                          "activation_gb_per_sample",
                                                           "reference_input",
                                                           "pretraining_tokens",
                                                           "source",
@@ -106,6 +107,8 @@ decode_model(FieldReader& read, const YamlNode& node, const std::string& path) {
         read.whole(node, "context_length", path, Need::optional, size).value_or(0);
     model.flops_per_sample_g =
         read.number(node, "flops_per_sample_g", path, Need::optional, {0, false, 1e9}).value_or(0);
+    model.activation_gb_per_sample =
+        read.number(node, "activation_gb_per_sample", path, Need::optional, {0, false, 1e4});
     model.reference_input = read.text(node, "reference_input", path, Need::optional).value_or("");
     model.pretraining_tokens = read.number(node, "pretraining_tokens", path, Need::optional, count);
     model.provenance = read.provenance(node, path);

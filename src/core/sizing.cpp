@@ -184,6 +184,16 @@ Requirements requirements(const NormalizedWorkload& w, const Assumptions& a) {
         r.sharding = "plain data parallel: every GPU holds all of it; ZeRO and tensor or "
                      "pipeline parallelism divide the model state, recomputation cuts "
                      "activations to 2sbh per layer";
+        if (!w.model.is_transformer()) { // activations at the default batch; the least is one
+            NormalizedWorkload one = w;
+            one.batch = 1;
+            one.batch_given = true;
+            r.min_gpu_memory_gb =
+                r.memory_total_gb - r.activations_gb + activation_bytes(one, a, false) / k_gb;
+            r.sharding = "plain data parallel: every GPU holds all of it at the batch per GPU "
+                         "(the largest power of two up to cnn_batch_per_gpu that fits); the "
+                         "least memory is at batch 1";
+        }
         r.compute_flops = training_flops(w, a, false);
         const double data = w.model.is_transformer() ? w.tokens * a.get("text_bytes_per_token") : 0;
         // What a restart needs: the trained weights and their optimizer state (LoRA's adapters;

@@ -11,6 +11,9 @@ double training_mfu(const NormalizedWorkload& w, const Gpu& gpu, const Assumptio
 // Parameters that get gradients: all of them, or the LoRA adapters' (rank x (in + out) on
 // every linear layer of a block).
 double trainable_parameters(const NormalizedWorkload& w);
+// Samples per GPU per step of a model that is not a transformer: --batch, else
+// `cnn_batch_per_gpu`.
+double cnn_batch(const NormalizedWorkload& w, const Assumptions& a);
 // Bytes of one replica's model state, by what each ZeRO stage shards.
 struct TrainingState {
     double weights = 0;   // 16-bit weights in use (frozen ones too, 4-bit under QLoRA)

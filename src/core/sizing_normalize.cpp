@@ -225,6 +225,7 @@ NormalizeResult normalize(const Workload& in, const ModelCatalog& models) {
                                      "the number of training samples");
         }
         out.batch = check.whole(in.batch, "--batch", 1e6, 1.0, "a micro-batch per GPU");
+        out.batch_given = in.batch.has_value();
         break;
     case WorkloadKind::inference:
         out.qps = check.positive(in.qps, "--qps", 1e8, 1.0, "queries per second");

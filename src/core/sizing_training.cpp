@@ -23,6 +23,7 @@ struct Layout {
     double memory_per_gpu_bytes = 0;
     double step_seconds = 0; // one optimizer step
     double steps = 0;
+    double cnn_batch = 0; // samples per GPU per step, for a model not a transformer
 };
 
 // Micro-batches one pipeline runs per optimizer step: the global batch over the data-parallel
@@ -119,7 +120,7 @@ void time_layout(const NormalizedWorkload& w,
                  Layout& l) {
     const bool transformer = w.model.is_transformer();
     const double sample = transformer ? w.seq_len : 1;
-    const double micro = transformer ? w.batch : a.get("cnn_batch_per_gpu");
+    const double micro = transformer ? w.batch : cnn_batch(w, a);
     const double per_pass = micro * sample; // tokens (samples) of one micro-batch
     const double m = micro_batches(w, a, l.data_parallel);
     l.steps = w.tokens / (m * per_pass * l.data_parallel);
@@ -164,7 +165,7 @@ std::optional<double> recompute_to_fit(const NormalizedWorkload& w,
     if (state + kept <= usable) {
         return 0.0;
     }
-    if (state + recomputed > usable) {
+    if (state + recomputed > usable || !(kept > recomputed)) {
         return std::nullopt;
     }
     const double share = (state + kept - usable) / (kept - recomputed);
@@ -180,6 +181,19 @@ std::optional<Layout> choose_layout(const NormalizedWorkload& w,
                                     const Hardware& hw,
                                     const Work& work,
                                     const Assumptions& a) {
+    if (!w.model.is_transformer() && !w.batch_given) {
+        // As Ultralytics' AutoBatch does: the largest power-of-two batch per GPU up to
+        // `cnn_batch_per_gpu` whose activations fit.
+        for (double batch = a.get("cnn_batch_per_gpu"); batch >= 1; batch = std::floor(batch / 2)) {
+            NormalizedWorkload sized = w;
+            sized.batch = batch;
+            sized.batch_given = true;
+            if (auto layout = choose_layout(sized, hw, work, a)) {
+                return layout;
+            }
+        }
+        return std::nullopt;
+    }
     const double usable = hw.gpu->memory_gb * k_gb * a.get("usable_memory_fraction");
     const TrainingState state = training_state(w, a);
     const int layers = w.model.is_transformer() ? w.model.layers : 1;
@@ -205,6 +219,7 @@ std::optional<Layout> choose_layout(const NormalizedWorkload& w,
                     continue;
                 }
                 l.recompute_share = *share;
+                l.cnn_batch = w.model.is_transformer() ? 0 : cnn_batch(w, a);
                 l.memory_per_gpu_bytes =
                     state_bytes + layout_activation_bytes(w, a, l.recompute_share, l, micro);
                 time_layout(w, hw, work, a, l);
@@ -250,6 +265,11 @@ std::string layout_words(const Layout& layout) {
         words += std::to_string(layout.pipeline_parallel);
         words += " pipeline stages";
     }
+    if (layout.cnn_batch > 0) {
+        words += ", batch ";
+        words += format_number(layout.cnn_batch);
+        words += " per GPU";
+    }
     if (layout.recompute_share >= 1) {
         words += ", full activation recomputation";
     } else if (layout.recompute_share > 0) {
@@ -261,6 +281,10 @@ std::string layout_words(const Layout& layout) {
 }
 
 } // namespace
+
+double cnn_batch(const NormalizedWorkload& w, const Assumptions& a) {
+    return w.batch_given ? w.batch : a.get("cnn_batch_per_gpu");
+}
 
 TrainingState training_state(const NormalizedWorkload& w, const Assumptions& a) {
     const double trained = trainable_parameters(w);
@@ -292,7 +316,10 @@ double trainable_parameters(const NormalizedWorkload& w) {
 double activation_bytes(const NormalizedWorkload& w, const Assumptions& a, bool recompute) {
     const ModelSpec& m = w.model;
     if (!m.is_transformer()) {
-        return 0; // CNN activations: not modelled yet
+        // Published per-sample figures at 16 bit; fp32/tf32 keeps twice the bytes (NVIDIA's
+        // ResNet-50 and BERT configs fit half the batch in FP32). No recomputation.
+        const double per_sample = m.activation_gb_per_sample.value_or(0) * k_gb;
+        return per_sample * cnn_batch(w, a) * (bytes_per_value(w.precision) >= 4 ? 2.0 : 1.0);
     }
     // Korthikanti et al. 2022, bytes per layer at 16 bit: 34 sbh, plus 5 a s^2 b for the
     // attention scores unless FlashAttention recomputes them; 2 sbh (the layer's input)

@@ -602,3 +602,23 @@ TEST_CASE("flags of another workload kind are refused, not ignored") {
     cnn.method = FinetuneMethod::lora;
     CHECK_FALSE(normalize(cnn, builtin_models()).workload);
 }
+
+TEST_CASE(
+    "CNN training keeps published activations per image: YOLOv8l at 256 per T4 does not fit") {
+    Workload in;
+    in.kind = WorkloadKind::training;
+    in.model = "yolov8l";
+    in.samples = 1e6;
+    in.batch = 256; // 256 x 0.60 GB of activations
+    const Estimate fixed = estimate(must_normalize(in), node("T4", 1), a());
+    CHECK_FALSE(fixed.fits);
+    in.batch.reset(); // the largest power of two that fits: 16 x 0.60 GB in 14.4 GB usable
+    const Estimate automatic = estimate(must_normalize(in), node("T4", 1), a());
+    REQUIRE(automatic.fits);
+    CHECK(automatic.fit_reason == "data parallel, batch 16 per GPU");
+    CHECK(automatic.memory_per_gpu_gb == Approx((43.7e6 * 16 + 16 * 0.60e9) / 1e9));
+    in.precision = Precision::fp32; // twice the bytes: 8 per GPU
+    const Estimate fp32 = estimate(must_normalize(in), node("T4", 1), a());
+    REQUIRE(fp32.fits);
+    CHECK(fp32.fit_reason == "data parallel, batch 8 per GPU");
+}
