@@ -31,6 +31,10 @@ Json estimate_json(const Candidate& c, const NormalizedWorkload& w) {
         json["throughput"] = {{"output_tokens_per_s", round3(e.tokens_per_s * e.replicas)},
                               {"qps", round3(e.qps_per_replica * e.replicas)}};
         json["latency_ms"] = round3(e.latency_ms);
+        if (w.model.is_transformer() && w.model.architecture != ModelArchitecture::encoder) {
+            json["ttft_ms"] = round3(e.prefill_ms);
+            json["tpot_ms"] = round3(e.tpot_ms);
+        }
         json["replicas"] = e.replicas;
         json["qps_per_replica"] = round3(e.qps_per_replica);
     }
@@ -55,6 +59,25 @@ Json recommendation_json(const Candidate& c, const RecommendReport& report) {
         also.push_back({{"region", region}, {"total", money_units(micros)}});
     }
     const Json per_hour = c.per_hour_micros ? Json(money_units(*c.per_hour_micros)) : Json(nullptr);
+    Json cost{{"currency", currency},
+              {"per_hour", per_hour},
+              {"total", money_units(c.total_micros)},
+              {"list_total", money_units(c.list_total_micros)},
+              {"period", is_finite_work(report.workload->kind) ? "the job" : "a month"}};
+    const NormalizedWorkload& w = *report.workload;
+    if (w.kind == WorkloadKind::inference && w.model.is_transformer() &&
+        w.model.architecture != ModelArchitecture::encoder) {
+        // At the target load: an hour's cost over the tokens the QPS asks for in that hour.
+        const double output_per_hour = w.qps * w.output_tokens * 3600;
+        const double all_per_hour = w.qps * (w.input_tokens + w.output_tokens) * 3600;
+        const auto per_million = [&](double tokens) {
+            return c.per_hour_micros ? Json(money_units(std::llround(
+                                           static_cast<double>(*c.per_hour_micros) * 1e6 / tokens)))
+                                     : Json(nullptr);
+        };
+        cost["per_million_output_tokens"] = per_million(output_per_hour);
+        cost["per_million_tokens"] = per_million(all_per_hour);
+    }
     return {{"rank", c.rank},
             {"provider", c.instance->provider},
             {"instance", c.instance->id},
@@ -65,12 +88,7 @@ Json recommendation_json(const Candidate& c, const RecommendReport& report) {
             {"total_gpus", c.total_gpus},
             {"pricing", c.pricing},
             {"parts", parts},
-            {"cost",
-             {{"currency", currency},
-              {"per_hour", per_hour},
-              {"total", money_units(c.total_micros)},
-              {"list_total", money_units(c.list_total_micros)},
-              {"period", is_finite_work(report.workload->kind) ? "the job" : "a month"}}},
+            {"cost", cost},
             {"estimate", estimate_json(c, *report.workload)},
             {"pareto", c.pareto},
             {"preferred_by", c.preferred_by},
