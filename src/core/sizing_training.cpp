@@ -150,6 +150,18 @@ void time_layout(const NormalizedWorkload& w,
         const double traffic = all_reduce_seconds(weights, hw, l, a) + all_reduce / 2;
         exposed = m * std::max(0.0, traffic - overlap * per_micro);
     }
+    if (l.pipeline_parallel > 1 && transformer) {
+        // Each stage boundary passes a micro-batch's activations forward and their gradients
+        // back (16 bit, split over the tensor-parallel ranks); across nodes a GPU has its
+        // node's network share. What compute does not cover is exposed.
+        const double bytes =
+            m * 4.0 * w.seq_len * w.batch * w.model.hidden_size / l.tensor_parallel;
+        const bool across_nodes = l.tensor_parallel * l.pipeline_parallel > hw.gpus_per_node;
+        const double per_gpu = across_nodes
+                                   ? network_bytes_per_s(hw, a) / std::max(1, hw.gpus_per_node)
+                                   : link_bytes_per_s(hw, a);
+        exposed += std::max(0.0, bytes / per_gpu - overlap * compute);
+    }
     l.step_seconds = compute * (1 + bubble) + exposed;
 }
 
