@@ -79,18 +79,17 @@ double all_reduce_seconds(double bytes, const Hardware& hw, const Layout& l, con
     if (l.data_parallel < 2) {
         return 0;
     }
-    const double gradient = bytes;
     const double split = static_cast<double>(l.tensor_parallel) * l.pipeline_parallel;
     const int model_gpus_per_node = std::max(1, hw.gpus_per_node / static_cast<int>(split));
     const int in_node = std::max(1, std::min(l.data_parallel, model_gpus_per_node));
     const int nodes = (l.data_parallel + in_node - 1) / in_node;
     double seconds = 0;
     if (in_node > 1) {
-        seconds += 2.0 * (in_node - 1) / in_node * gradient / link_bytes_per_s(hw, a);
+        seconds += 2.0 * (in_node - 1) / in_node * bytes / link_bytes_per_s(hw, a);
     }
     if (nodes > 1) {
-        // After the in-node reduce, the node's distinct gradient bytes cross its link.
-        const double per_node = gradient * std::min(hw.gpus_per_node, hw.gpus) / in_node;
+        // After the in-node reduce, the node's distinct bytes cross its link.
+        const double per_node = bytes * std::min(hw.gpus_per_node, hw.gpus) / in_node;
         seconds += 2.0 * (nodes - 1) / nodes * per_node / network_bytes_per_s(hw, a);
     }
     return seconds;
