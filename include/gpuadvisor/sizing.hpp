@@ -6,6 +6,7 @@
 #include "gpuadvisor/models.hpp"
 #include "gpuadvisor/workload.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -132,6 +133,28 @@ Hardware hardware_for_gpu(const Catalog& catalog, const Gpu& gpu, int gpus, std:
 Estimate estimate(const NormalizedWorkload& workload,
                   const Hardware& hardware,
                   const Assumptions& assumptions);
+
+// The counts of a unit (an instance type, or nodes of a GPU) worth running a workload on,
+// found from the estimate on one unit: the fewest that run it; for finite work also the fewest
+// that meet the deadline (the fastest when none does) and twice and four times that. `run(n)`
+// is the estimate on n units; what it returns must outlive the search. `recommend` prices
+// every count; `size` without a count reports the fewest that meet the deadline.
+struct CountSearch {
+    std::vector<int> counts; // empty when none runs it
+    int deadline_count = 0;  // among `counts`: the fewest that meet the deadline (finite work)
+    double needed = 0;       // units the estimate on one asks for
+    int rejected_at = 0;     // when none fits: `cap`, whose estimate says why; else 0
+    // Why none runs it: the estimate on `cap` units, or on one when no count can help (a
+    // model no count holds, a latency out of reach); none when `needed` is over `cap`.
+    const Estimate* why = nullptr;
+};
+CountSearch search_counts(const NormalizedWorkload& workload,
+                          double gpus_per_unit,
+                          int cap,
+                          const std::function<const Estimate&(int)>& run);
+// GPUs (or vGPU slices) a workload needs, read from an estimate on any number of them.
+double units_needed(const NormalizedWorkload& workload, const Estimate& estimate);
+
 // Every factor the sizing of this workload kind uses, with its value.
 std::vector<UsedAssumption> used_assumptions(const NormalizedWorkload& workload,
                                              const Assumptions& assumptions);

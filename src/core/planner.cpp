@@ -22,19 +22,6 @@ bool slice(const InstanceType& instance) {
     return instance.gpu_count < 1;
 }
 
-// GPUs (or vGPU slices) the workload needs, read from an estimate on any number of them.
-double units_needed(const NormalizedWorkload& w, const Estimate& e) {
-    switch (w.kind) {
-    case WorkloadKind::training:
-    case WorkloadKind::finetune:
-        return e.min_gpus;
-    case WorkloadKind::inference:
-        return static_cast<double>(e.replicas) * e.gpus_per_replica;
-    default:
-        return e.replicas;
-    }
-}
-
 // The facts rules test about the workload.
 Facts workload_facts(const NormalizedWorkload& w, const Requirements& r, bool interruptible) {
     Facts facts;
@@ -126,25 +113,6 @@ void Planner::fire_rules() {
     m_by_pricing = !m_c.list_rejections && !m_c.auto_mix && !m_candidates->reads_region();
 }
 
-// The fewest instances from `from` up to `cap` for which `good` holds, assuming it holds from
-// some count on: steps of one, then doubling, then bisection back; nullopt if not even `cap`.
-template <class Good> std::optional<int> fewest(int from, int cap, Good good) {
-    int miss = from - 1;
-    int n = from;
-    for (int tries = 0; !good(n); ++tries) {
-        if (n >= cap) {
-            return std::nullopt;
-        }
-        miss = n;
-        n = std::min(cap, tries < 3 ? n + 1 : n * 2);
-    }
-    while (n - miss > 1) {
-        const int mid = miss + (n - miss) / 2;
-        (good(mid) ? n : miss) = mid;
-    }
-    return n;
-}
-
 // The estimate on `count` instances of a type, memoised by hardware.
 const std::shared_ptr<const Estimate>& Planner::estimate_on(const InstanceType& instance,
                                                             const Gpu& gpu,
@@ -181,50 +149,29 @@ Planner::KnownKind& Planner::counts(const InstanceType& instance, const Gpu& gpu
 CountChoice Planner::choose_counts(const InstanceType& instance,
                                    const Gpu& gpu,
                                    SizingMemo::Estimates& memo) const {
-    const Estimate& one = *estimate_on(instance, gpu, 1, memo);
-    const double units = units_needed(m_w, one);
     const double per_instance = slice(instance) ? 1 : instance.gpu_count;
-    const double needed = std::ceil(units / per_instance - 1e-9);
     const int cap = std::min(max_instances(), static_cast<int>(k_max_gpus / per_instance));
-    if (!std::isfinite(units) || !(units > 0)) {
-        return {{}, 0, one.fit_reason, one.latency_out_of_reach ? &one : nullptr, {}};
+    const CountSearch search = search_counts(m_w, per_instance, cap, [&](int n) -> const Estimate& {
+        return *estimate_on(instance, gpu, n, memo);
+    });
+    if (!search.counts.empty()) {
+        return {search.counts, 0, {}, nullptr, {}};
     }
-    if (needed > cap) {
+    if (search.why == nullptr) {
         return {{},
                 0,
                 fmt::format("needs {} instances, more than the limit of {}{}",
-                            format_number(needed),
+                            format_number(search.needed),
                             cap,
                             cap < max_instances() ? " (4096 GPUs)" : " (--max-instances)"),
                 nullptr,
                 {}};
     }
-    const auto run = [&](int n) -> const Estimate& {
-        return *estimate_on(instance, gpu, n, memo);
-    };
-    const auto fit =
-        fewest(std::max(1, static_cast<int>(needed)), cap, [&](int n) { return run(n).fits; });
-    if (!fit) {
-        return {{}, cap, run(cap).fit_reason, nullptr, {}};
-    }
-    CountChoice result{{*fit}, 0, {}, nullptr, {}};
-    if (!is_finite_work(m_w.kind)) {
-        return result;
-    }
-    int fast = *fit;
-    if (m_w.deadline_hours) {
-        fast = fewest(*fit, cap, [&](int n) {
-                   const Estimate& e = run(n);
-                   return e.fits && e.hours <= *m_w.deadline_hours;
-               }).value_or(cap); // none meets it: the fastest, to say how far off it is
-    }
-    for (const int count : {fast, fast * 2, fast * 4}) {
-        if (count <= cap &&
-            std::find(result.counts.begin(), result.counts.end(), count) == result.counts.end()) {
-            result.counts.push_back(count);
-        }
-    }
-    return result;
+    return {{},
+            search.rejected_at,
+            search.why->fit_reason,
+            search.rejected_at == 0 && search.why->latency_out_of_reach ? search.why : nullptr,
+            {}};
 }
 
 void Planner::instance_type(const InstanceType& instance, const Gpu& gpu) {
