@@ -11,11 +11,30 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <map>
 #include <memory>
 
 namespace gpuadvisor::cli {
 
 namespace {
+
+// How `size` chose the count, for the hardware note.
+std::string chosen_words(const NormalizedWorkload& w, const Estimate& e) {
+    if (!e.fits) {
+        return "; no count runs it (see the layout)";
+    }
+    if (!is_finite_work(w.kind)) {
+        return "; count chosen as recommend does: the fewest that serve the workload";
+    }
+    if (!w.deadline_hours) {
+        return "; count chosen as recommend does: the fewest that fit (give --deadline for a "
+               "faster run)";
+    }
+    return e.hours <= *w.deadline_hours
+               ? "; count chosen as recommend does: the fewest that meet the deadline"
+               : "; no count meets the deadline: the fastest found";
+}
 
 struct Options {
     std::string kind; // positional shorthand for --workload
@@ -27,13 +46,83 @@ struct Options {
     double instances = 0;
 };
 
-// The hardware named by the flags; nullopt after printing a usage error.
-std::optional<Hardware> named_hardware(const Options& o,
-                                       WorkloadKind kind,
-                                       const Catalog& catalog,
-                                       std::vector<std::string>& notes,
-                                       Io& io) {
-    Hardware hw;
+// The most GPUs `size` looks at when it chooses a count.
+constexpr int k_size_max_gpus = 4096;
+
+// The estimate on `count` units, memoised: the count search asks for some counts twice.
+class EstimatesByCount {
+  public:
+    EstimatesByCount(const NormalizedWorkload& w, std::function<Hardware(int)> hardware)
+        : m_w(w), m_hardware(std::move(hardware)) {}
+    const Estimate& operator()(int count) {
+        auto [at, added] = m_by_count.try_emplace(count);
+        if (added) {
+            at->second = estimate(m_w, m_hardware(count), builtin_assumptions());
+        }
+        return at->second;
+    }
+    Hardware hardware(int count) const { return m_hardware(count); }
+
+  private:
+    const NormalizedWorkload& m_w;
+    std::function<Hardware(int)> m_hardware;
+    std::map<int, Estimate> m_by_count;
+};
+
+struct Sized {
+    Hardware hardware;
+    Estimate estimate;
+};
+
+// The count `recommend` would start from: the fewest units that meet the deadline (that run
+// the workload when there is none); when none does, the estimate that says why.
+Sized chosen_count(const NormalizedWorkload& w,
+                   double gpus_per_unit,
+                   EstimatesByCount& on,
+                   std::string_view unit) {
+    const int cap = std::max(1, static_cast<int>(k_size_max_gpus / gpus_per_unit));
+    const CountSearch search = search_counts(w, gpus_per_unit, cap, std::ref(on));
+    if (!search.counts.empty()) {
+        return {on.hardware(search.deadline_count), on(search.deadline_count)};
+    }
+    if (search.why != nullptr) {
+        return {on.hardware(std::max(1, search.rejected_at)), *search.why};
+    }
+    Sized over{on.hardware(cap), on(cap)};
+    over.estimate.fits = false;
+    over.estimate.fit_reason = fmt::format("needs {} {}, more than the {} GPUs size looks at",
+                                           format_number(search.needed),
+                                           unit,
+                                           k_size_max_gpus);
+    return over;
+}
+
+// Within one node that runs the workload: the fewest of its GPUs that do as well (fit; meet
+// the deadline where the node meets it).
+Sized fewest_in_node(const NormalizedWorkload& w,
+                     const Sized& node,
+                     int per_node,
+                     EstimatesByCount& on_gpus) {
+    const auto in_time = [&](const Estimate& e) {
+        return !is_finite_work(w.kind) || !w.deadline_hours || e.hours <= *w.deadline_hours;
+    };
+    const bool node_in_time = in_time(node.estimate);
+    for (int gpus = 1; gpus < per_node; ++gpus) {
+        const Estimate& e = on_gpus(gpus);
+        if (e.fits && (!node_in_time || in_time(e))) {
+            return {on_gpus.hardware(gpus), e};
+        }
+    }
+    return node;
+}
+
+// The estimate on the hardware the flags name, on the count given or the count chosen;
+// nullopt after printing a usage error.
+std::optional<Sized> sized_on_named_hardware(const Options& o,
+                                             const NormalizedWorkload& w,
+                                             const Catalog& catalog,
+                                             std::vector<std::string>& notes,
+                                             Io& io) {
     if (!o.instance.empty()) {
         const InstanceType* found =
             resolve_instance(catalog, o.instance, o.provider, "--instance", "size", io);
@@ -41,34 +130,40 @@ std::optional<Hardware> named_hardware(const Options& o,
             return std::nullopt;
         }
         const InstanceType& instance = *found;
-        const double count = o.instances > 0 ? o.instances : 1;
-        hw.gpu = catalog.find_gpu(instance.gpu);
-        if (instance.gpu_count < 1) { // a vGPU slice
-            if (kind != WorkloadKind::graphics) {
-                fail("size",
-                     "usage",
-                     fmt::format("--instance: {} has {} of one {} (a vGPU slice); size estimates "
-                                 "this workload on whole GPUs",
-                                 instance.id,
-                                 format_number(instance.gpu_count),
-                                 instance.gpu),
-                     fmt::format("name --gpu {} instead, or an instance with whole GPUs",
-                                 instance.gpu),
-                     k_exit_usage,
-                     io);
-                return std::nullopt;
-            }
+        const Gpu& gpu = *catalog.find_gpu(instance.gpu);
+        if (instance.gpu_count < 1 && w.kind != WorkloadKind::graphics) { // a vGPU slice
+            fail("size",
+                 "usage",
+                 fmt::format("--instance: {} has {} of one {} (a vGPU slice); size estimates "
+                             "this workload on whole GPUs",
+                             instance.id,
+                             format_number(instance.gpu_count),
+                             instance.gpu),
+                 fmt::format("name --gpu {} instead, or an instance with whole GPUs", instance.gpu),
+                 k_exit_usage,
+                 io);
+            return std::nullopt;
         }
-        hw = hardware_of(instance, *hw.gpu, static_cast<int>(count));
-        notes.push_back(fmt::format("hardware: {} x {} ({} {}): {} GPUs, {} Gbps{}",
-                                    format_number(count),
+        EstimatesByCount on(w, [&](int n) { return hardware_of(instance, gpu, n); });
+        const Sized sized =
+            o.instances > 0
+                ? Sized{on.hardware(static_cast<int>(o.instances)),
+                        on(static_cast<int>(o.instances))}
+                : chosen_count(w, instance.gpu_count < 1 ? 1 : instance.gpu_count, on, "instances");
+        const Hardware& hw = sized.hardware;
+        const int count = instance.gpu_count < 1
+                              ? hw.gpus
+                              : static_cast<int>(std::lround(hw.gpus / instance.gpu_count));
+        notes.push_back(fmt::format("hardware: {} x {} ({} {}): {} GPUs, {} Gbps{}{}",
+                                    count,
                                     instance.id,
                                     instance.provider,
                                     gpus_label(instance),
                                     hw.gpus,
                                     format_number(hw.network_gbps),
-                                    hw.rdma ? " RDMA" : ""));
-        return hw;
+                                    hw.rdma ? " RDMA" : "",
+                                    o.instances > 0 ? "" : chosen_words(w, sized.estimate)));
+        return sized;
     }
     const auto matches = catalog.match_gpus(o.gpu);
     if (matches.size() != 1) {
@@ -85,11 +180,29 @@ std::optional<Hardware> named_hardware(const Options& o,
              io);
         return std::nullopt;
     }
+    const Gpu& gpu = *matches[0];
     std::string basis;
-    hw = hardware_for_gpu(catalog, *matches[0], o.gpus > 0 ? static_cast<int>(o.gpus) : 1, basis);
-    notes.push_back(fmt::format(
-        "hardware: {} x {}; {} (name an --instance for another)", hw.gpus, hw.gpu->id, basis));
-    return hw;
+    EstimatesByCount on_gpus(w, [&](int n) { return hardware_for_gpu(catalog, gpu, n, basis); });
+    Sized sized;
+    if (o.gpus > 0) {
+        sized = {on_gpus.hardware(static_cast<int>(o.gpus)), on_gpus(static_cast<int>(o.gpus))};
+    } else {
+        // Whole nodes first; within one node, single GPUs.
+        const int per_node = on_gpus.hardware(k_size_max_gpus).gpus_per_node;
+        EstimatesByCount on_nodes(
+            w, [&](int n) { return hardware_for_gpu(catalog, gpu, n * per_node, basis); });
+        sized = chosen_count(w, per_node, on_nodes, "nodes");
+        if (sized.estimate.fits && sized.hardware.gpus == per_node) {
+            sized = fewest_in_node(w, sized, per_node, on_gpus);
+        }
+        on_gpus.hardware(sized.hardware.gpus); // says the basis of the count chosen
+    }
+    notes.push_back(fmt::format("hardware: {} x {}; {} (name an --instance for another){}",
+                                sized.hardware.gpus,
+                                gpu.id,
+                                basis,
+                                o.gpus > 0 ? "" : chosen_words(w, sized.estimate)));
+    return sized;
 }
 
 int run(Options options, const GlobalOptions& global, Io& io) {
@@ -122,13 +235,14 @@ int run(Options options, const GlobalOptions& global, Io& io) {
         if (!catalog) {
             return k_exit_input;
         }
-        const auto hardware = named_hardware(options, workload->kind, *catalog, report.notes, io);
-        if (!hardware) {
+        auto sized = sized_on_named_hardware(options, *workload, *catalog, report.notes, io);
+        if (!sized) {
             return k_exit_usage;
         }
-        report.estimate = estimate(*workload, *hardware, assumptions);
-        report.estimate_gpus = hardware->gpus;
-        report.estimate_gpu = hardware->gpu->id;
+        report.estimate = std::move(sized->estimate);
+        report.estimate_gpus = sized->hardware.gpus;
+        report.estimate_gpu = sized->hardware.gpu->id;
+        report.count_chosen = options.gpus == 0 && options.instances == 0;
     }
     print_size(report, io);
     return report.estimate && !report.estimate->fits ? k_exit_negative : k_exit_ok;
@@ -145,14 +259,18 @@ void register_size(CLI::App& app, Registry registry) {
         ->type_name("training|finetune|inference|hpc|graphics");
     add_workload_flags(*size, options->workload);
     auto* gpu = size->add_option("--gpu", options->gpu, "Estimate on this GPU")->group("Hardware");
-    size->add_option("--gpus", options->gpus, "... this many of them (default 1)")
+    size->add_option("--gpus",
+                     options->gpus,
+                     "... this many of them (default: the count recommend would choose)")
         ->check(whole_range(1, 1e6))
         ->group("Hardware");
     auto* instance = size->add_option("--instance",
                                       options->instance,
                                       "Estimate on this instance type (its GPUs, NVLink, fabric)")
                          ->group("Hardware");
-    size->add_option("--instances", options->instances, "... this many of them (default 1)")
+    size->add_option("--instances",
+                     options->instances,
+                     "... this many of them (default: the count recommend would choose)")
         ->check(whole_range(1, 1e6))
         ->group("Hardware");
     size->add_option("--provider", options->provider, "The provider of --instance, if ambiguous")
@@ -161,6 +279,8 @@ void register_size(CLI::App& app, Registry registry) {
     size->footer(
         "Examples:\n"
         "  gpuadvisor size training --model llama-2-7b --tokens 1T --gpu A100-80GB --gpus 64\n"
+        "  gpuadvisor size training --model llama-2-70b --tokens 300B --deadline 60d --gpu "
+        "H100-80GB\n"
         "  gpuadvisor size inference --model llama-2-13b --qps 20 --latency-ms 2000 --gpu L4\n"
         "  gpuadvisor size inference --model llama-2-70b --ttft-ms 2000 --tpot-ms 60 --gpu "
         "H100-80GB "

@@ -104,6 +104,7 @@ Json estimate_json(const Estimate& e, const SizeReport& report) {
     Json json;
     json["gpu"] = report.estimate_gpu;
     json["gpus"] = report.estimate_gpus;
+    json["count_chosen"] = report.count_chosen;
     json["fits"] = e.fits;
     json["layout"] = e.fit_reason;
     json["memory_per_gpu_gb"] = round4(e.memory_per_gpu_gb);

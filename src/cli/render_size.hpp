@@ -20,6 +20,7 @@ struct SizeReport {
     std::vector<std::string> notes;
     int estimate_gpus = 0;
     std::string estimate_gpu;
+    bool count_chosen = false; // size chose the count (none was given)
 };
 
 void print_size(const SizeReport& report, Io& io);
