@@ -133,6 +133,9 @@ struct InstanceType {
     // Ethernet of network_gbps; empty and 0 where the type has none.
     std::string fabric;
     double fabric_gbps = 0;
+    // The NVIDIA vGPU profile series the provider sells the GPU with: Q (virtual workstation),
+    // B (virtual PC), A (virtual apps) or C (compute only, no desktops); empty where unsaid.
+    std::string vgpu_series;
     double local_storage_gb = 0;
     Provenance provenance;
     std::vector<PriceRow> regions;

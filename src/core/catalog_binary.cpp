@@ -57,7 +57,7 @@ template <class Archive> void visit(Archive& a, PriceRow& r) {
 template <class Archive> void visit(Archive& a, InstanceType& i) {
     a(i.provider), a(i.id), a(i.family), a(i.gpu), a(i.gpu_count), a(i.gpu_memory_gb);
     a(i.vcpus), a(i.memory_gb), a(i.network_gbps), a(i.rdma), a(i.nvlink), a(i.fabric),
-        a(i.fabric_gbps), a(i.local_storage_gb);
+        a(i.fabric_gbps), a(i.vgpu_series), a(i.local_storage_gb);
     a(i.provenance), a(i.regions), a(i.origin), a(i.gpu_pos);
 }
 

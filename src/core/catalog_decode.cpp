@@ -48,7 +48,7 @@ constexpr std::array<std::string_view, 26> k_gpu_fields{"id",
 constexpr std::array<std::string_view, 8> k_provider_fields{
     "id", "name", "currency", "source", "as_of", "confidence", "notes", "regions"};
 constexpr std::array<std::string_view, 3> k_region_fields{"id", "name", "country"};
-constexpr std::array<std::string_view, 18> k_instance_fields{"id",
+constexpr std::array<std::string_view, 19> k_instance_fields{"id",
                                                              "family",
                                                              "gpu",
                                                              "gpu_count",
@@ -60,6 +60,7 @@ constexpr std::array<std::string_view, 18> k_instance_fields{"id",
                                                              "nvlink",
                                                              "fabric",
                                                              "fabric_gbps",
+                                                             "vgpu_series",
                                                              "local_storage_gb",
                                                              "source",
                                                              "as_of",
@@ -84,6 +85,7 @@ constexpr std::array<std::string_view, 3> k_vendors{"nvidia", "amd", "intel"};
 constexpr std::array<std::string_view, 4> k_form_factors{"sxm", "pcie", "oam", "nvl"};
 constexpr std::array<std::string_view, 3> k_confidences{"high", "medium", "low"};
 constexpr std::array<std::string_view, 4> k_fabrics{"infiniband", "efa", "roce", "tcpx"};
+constexpr std::array<std::string_view, 4> k_vgpu_series{"Q", "B", "A", "C"};
 
 constexpr Range k_tflops{0.001, true, 100000}; // below a GFLOPS is a unit slip
 constexpr Range k_positive_tflops{0.001, true, 100000};
@@ -468,6 +470,10 @@ std::optional<InstanceInput> Decoder::instance(const YamlNode& node, const std::
     instance.nvlink = m_read.boolean(node, "nvlink", path, Need::required).value_or(false);
     if (gives(bit("fabric") | bit("fabric_gbps"))) {
         fabric(node, path, instance);
+    }
+    if (gives(bit("vgpu_series"))) {
+        instance.vgpu_series =
+            m_read.one_of(node, "vgpu_series", path, Need::optional, k_vgpu_series).value_or("");
     }
     if (gives(bit("local_storage_gb"))) {
         instance.local_storage_gb =
