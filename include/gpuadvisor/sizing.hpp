@@ -37,6 +37,7 @@ struct NormalizedWorkload {
     double memory_gb = 0;
     double bandwidth_gb_per_s = 0;
     double sessions = 0;
+    bool byo_vgpu = false; // the user splits whole GPUs with their own vGPU software
     double memory_per_session_gb = 0;
     std::optional<double> deadline_hours;
     std::optional<double> budget;   // in the output currency
@@ -85,6 +86,9 @@ struct Hardware {
     double network_gbps = 400; // per node, between nodes: the GPU fabric where there is one
     bool rdma = true;
     double gpu_fraction = 1; // a vGPU slice instance: its share of the GPU (graphics only)
+    // The vGPU series the instance type is sold with ('Q', 'B', 'A'; 'C' compute only); 0 where
+    // unsaid (desktops then where the GPU has graphics profiles, or on a slice).
+    char vgpu_series = 0;
 };
 
 struct Estimate {

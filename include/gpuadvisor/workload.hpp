@@ -48,6 +48,7 @@ struct Workload {
     std::optional<double> memory_gb;          // hpc: working set
     std::optional<double> bandwidth_gb_per_s; // hpc: aggregate memory bandwidth needed
     std::optional<double> sessions;
+    std::optional<bool> byo_vgpu;
     std::optional<double> memory_per_session_gb;
     std::optional<double> deadline_hours;
     std::optional<double> budget;

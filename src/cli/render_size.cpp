@@ -65,6 +65,7 @@ Json workload_json(const NormalizedWorkload& w) {
     case WorkloadKind::graphics:
         json["sessions"] = w.sessions;
         json["memory_per_session_gb"] = w.memory_per_session_gb;
+        json["byo_vgpu"] = w.byo_vgpu;
         break;
     }
     if (w.deadline_hours) {

@@ -55,6 +55,12 @@ void add_workload_flags(CLI::App& command, WorkloadFlags& f) {
         f.memory_per_session_gb,
         "GPU memory per session (graphics)",
         "N");
+    command
+        .add_flag("--byo-vgpu",
+                  f.byo_vgpu,
+                  "You run your own NVIDIA vGPU software on whole GPUs: split them into Q "
+                  "profiles (graphics)")
+        ->group("Workload");
     add("--deadline", f.deadline, "Time limit (30d, 12h)", "DURATION");
     add("--budget", f.budget, "Budget in the output currency", "N");
     add("--hours-per-month", f.hours_per_month, "Hours of use per month", "N");
@@ -96,6 +102,9 @@ Workload from_flags(const WorkloadFlags& f, Diagnostics& diagnostics) {
     }
     if (f.fp64_tensor) {
         w.fp64_tensor = true;
+    }
+    if (f.byo_vgpu) {
+        w.byo_vgpu = true;
     }
     using K = QuantityKind;
     quantity(f.params, "--params", K::count, w.params, diagnostics);

@@ -28,6 +28,7 @@ struct WorkloadFlags {
     std::string output_tokens;
     std::string fp64_tflops;
     bool fp64_tensor = false;
+    bool byo_vgpu = false;
     std::string memory_gb;
     std::string bandwidth_gb_per_s;
     std::string sessions;

@@ -120,7 +120,14 @@ const std::shared_ptr<const Estimate>& Planner::estimate_on(const InstanceType& 
                                                             SizingMemo::Estimates& memo) const {
     const Hardware hw = hardware_of(instance, gpu, count);
     auto& estimate_of = memo[std::tuple(
-        hw.gpu, hw.gpus, hw.gpus_per_node, hw.nvlink, hw.network_gbps, hw.rdma, hw.gpu_fraction)];
+        hw.gpu,
+        hw.gpus,
+        hw.gpus_per_node,
+        hw.nvlink,
+        hw.network_gbps,
+        hw.rdma,
+        hw.gpu_fraction,
+        hw.vgpu_series)];
     if (!estimate_of) {
         estimate_of = std::make_shared<const Estimate>(estimate(m_w, hw, *m_in.assumptions));
     }
@@ -132,7 +139,7 @@ const std::shared_ptr<const Estimate>& Planner::estimate_on(const InstanceType& 
 Planner::KnownKind& Planner::counts(const InstanceType& instance, const Gpu& gpu) {
     const Hardware node = hardware_of(instance, gpu, 1);
     const SizingMemo::Kind kind(
-        &gpu, instance.gpu_count, node.nvlink, node.network_gbps, node.rdma);
+        &gpu, instance.gpu_count, node.nvlink, node.network_gbps, node.rdma, node.vgpu_series);
     KnownKind& known = m_counts[kind];
     if (known.choice == nullptr) {
         known.choice = &m_sizing->counts(kind, [&](SizingMemo::Estimates& memo) {

@@ -81,10 +81,11 @@ struct CountChoice {
 // meanwhile waits for it). Entries stay put: options point to their estimates.
 class SizingMemo {
   public:
-    // GPU, GPUs per instance, NVLink, network, RDMA.
-    using Kind = std::tuple<const Gpu*, double, bool, double, bool>;
-    // A Hardware's GPU, GPUs, GPUs per node, NVLink, network, RDMA and GPU fraction.
-    using HardwareKey = std::tuple<const Gpu*, int, int, bool, double, bool, double>;
+    // GPU, GPUs per instance, NVLink, network, RDMA, vGPU series.
+    using Kind = std::tuple<const Gpu*, double, bool, double, bool, char>;
+    // A Hardware's GPU, GPUs, GPUs per node, NVLink, network, RDMA, GPU fraction and vGPU
+    // series.
+    using HardwareKey = std::tuple<const Gpu*, int, int, bool, double, bool, double, char>;
     using Estimates = std::map<HardwareKey, std::shared_ptr<const Estimate>>;
     // The kind's counts: make(estimates) the first time, with the kind's own estimates to fill.
     const CountChoice& counts(const Kind& kind, const std::function<CountChoice(Estimates&)>& make);

@@ -77,35 +77,75 @@ Estimate estimate_hpc(const NormalizedWorkload& w, const Hardware& hw, const Ass
     return e;
 }
 
+// Desktops on vGPU slices the provider sells for graphics: one session per slice instance.
+Estimate graphics_on_slices(const NormalizedWorkload& w, const Hardware& hw) {
+    Estimate e;
+    const Gpu& gpu = *hw.gpu;
+    // Slices are whole GB (NVIDIA's profiles); the fraction is written to 4 digits.
+    const double slice = std::round(hw.gpu_fraction * gpu.memory_gb * 10) / 10;
+    e.vgpu_profile_gb = slice;
+    e.sessions_per_gpu = 1;
+    e.replicas = safe_count(w.sessions); // slices needed
+    e.memory_per_gpu_gb = slice;
+    e.fits = slice >= w.memory_per_session_gb && hw.gpus >= w.sessions;
+    e.fit_reason = fmt::format("{} GB slices of {}, one session each: {} needed for {} "
+                               "sessions{}",
+                               format_number(slice),
+                               gpu.id,
+                               format_number(w.sessions),
+                               format_number(w.sessions),
+                               slice >= w.memory_per_session_gb ? "" : "; a slice is too small");
+    return e;
+}
+
+// Desktops on whole GPUs: one per GPU (pass-through), as clouds rent them; split into Q
+// profiles only when the user runs their own vGPU software (--byo-vgpu).
 Estimate estimate_graphics(const NormalizedWorkload& w, const Hardware& hw) {
     Estimate e;
     const Gpu& gpu = *hw.gpu;
-    if (hw.gpu_fraction < 1) { // each instance is one vGPU slice: one session
-        const double slice = hw.gpu_fraction * gpu.memory_gb;
-        e.vgpu_profile_gb = slice;
-        e.sessions_per_gpu = 1;
-        e.replicas = safe_count(w.sessions); // slices needed
-        e.memory_per_gpu_gb = slice;
-        e.fits = slice >= w.memory_per_session_gb && hw.gpus >= w.sessions;
+    const bool slice = hw.gpu_fraction < 1;
+    const bool desktops = hw.vgpu_series != 0 ? hw.vgpu_series != 'C'
+                                              : slice || !gpu.vgpu_profiles_gb.empty();
+    if (!desktops) {
         e.fit_reason =
-            fmt::format("{} GB slices of {}, one session each: {} needed for {} "
-                        "sessions{}",
-                        format_number(slice),
-                        gpu.id,
-                        format_number(w.sessions),
-                        format_number(w.sessions),
-                        slice >= w.memory_per_session_gb ? "" : "; a slice is too small");
+            hw.vgpu_series == 'C'
+                ? fmt::format("sold as C-series (compute only) vGPU on {}: no desktops", gpu.id)
+                : fmt::format("{} is a compute GPU (NVIDIA lists no graphics vGPU profiles for "
+                              "it): no desktops",
+                              gpu.id);
+        return e;
+    }
+    if (slice) {
+        return graphics_on_slices(w, hw);
+    }
+    if (!w.byo_vgpu) {
+        e.sessions_per_gpu = 1;
+        e.replicas = safe_count(w.sessions); // GPUs needed
+        e.memory_per_gpu_gb = w.memory_per_session_gb;
+        e.fits = w.memory_per_session_gb <= gpu.memory_gb && hw.gpus >= w.sessions;
+        e.fit_reason =
+            w.memory_per_session_gb <= gpu.memory_gb
+                ? fmt::format("one desktop per whole {} (the provider rents it whole, no vGPU "
+                              "split; --byo-vgpu if you run your own): {} GPU(s) for {} sessions",
+                              gpu.id,
+                              e.replicas,
+                              format_number(w.sessions))
+                : fmt::format("a {} GB session does not fit one {} ({} GB)",
+                              format_number(w.memory_per_session_gb),
+                              gpu.id,
+                              format_number(gpu.memory_gb));
         return e;
     }
     const auto profile = std::find_if(gpu.vgpu_profiles_gb.begin(),
                                       gpu.vgpu_profiles_gb.end(),
                                       [&](double size) { return size >= w.memory_per_session_gb; });
     if (profile == gpu.vgpu_profiles_gb.end()) {
-        e.fit_reason = gpu.vgpu_profiles_gb.empty()
-                           ? fmt::format("{} has no vGPU profiles", gpu.id)
-                           : fmt::format("no vGPU profile of {} holds {} GB",
-                                         gpu.id,
-                                         format_number(w.memory_per_session_gb));
+        e.fit_reason =
+            gpu.vgpu_profiles_gb.empty()
+                ? fmt::format("{} has no graphics (Q) vGPU profiles", gpu.id)
+                : fmt::format("no Q vGPU profile of {} holds {} GB",
+                              gpu.id,
+                              format_number(w.memory_per_session_gb));
         return e;
     }
     e.vgpu_profile_gb = *profile;
@@ -114,7 +154,8 @@ Estimate estimate_graphics(const NormalizedWorkload& w, const Hardware& hw) {
     e.replicas = needed; // GPUs needed
     e.memory_per_gpu_gb = std::min(w.sessions, static_cast<double>(e.sessions_per_gpu)) * *profile;
     e.fits = hw.gpus >= needed;
-    e.fit_reason = fmt::format("{} GB vGPU profile, {} sessions per GPU, {} GPU(s) for {} sessions",
+    e.fit_reason = fmt::format("{} GB Q vGPU profile on your own vGPU software, {} sessions per "
+                               "GPU, {} GPU(s) for {} sessions",
                                format_number(*profile),
                                e.sessions_per_gpu,
                                needed,
@@ -222,7 +263,10 @@ Requirements requirements(const NormalizedWorkload& w, const Assumptions& a) {
     case WorkloadKind::graphics:
         r.memory_total_gb = w.sessions * w.memory_per_session_gb;
         r.min_gpu_memory_gb = w.memory_per_session_gb;
-        r.sharding = "one vGPU slice per session";
+        r.sharding = w.byo_vgpu ? "one vGPU profile per session: a provider's slice, or your "
+                                  "own split of a whole GPU"
+                                : "one vGPU slice (as providers sell them) or one whole GPU per "
+                                  "session";
         break;
     }
     network_needs(w, r);
@@ -235,6 +279,7 @@ Hardware hardware_of(const InstanceType& instance, const Gpu& gpu, int count) {
     hw.gpu = &gpu;
     const bool slice = instance.gpu_count < 1;
     hw.gpu_fraction = slice ? instance.gpu_count : 1;
+    hw.vgpu_series = instance.vgpu_series.empty() ? '\0' : instance.vgpu_series.front();
     hw.gpus = slice ? count : static_cast<int>(std::floor(instance.gpu_count * count));
     hw.gpus_per_node = std::max(1, static_cast<int>(std::floor(instance.gpu_count)));
     hw.nvlink = instance.nvlink;

@@ -144,6 +144,11 @@ void refuse_other_kinds(const Workload& in, const NormalizedWorkload& out, Check
                     "applies to LoRA and QLoRA fine-tuning only",
                     "add 'finetune --method lora' (or qlora), or drop --lora-rank");
     }
+    if (in.byo_vgpu.value_or(false) && out.kind != WorkloadKind::graphics) {
+        check.error("--byo-vgpu",
+                    "is for graphics (desktops on your own vGPU software) only",
+                    "drop it, or size 'graphics'");
+    }
     if (in.sessions && out.kind != WorkloadKind::graphics) {
         check.error("--sessions",
                     out.kind == WorkloadKind::inference
@@ -277,6 +282,7 @@ NormalizeResult normalize(const Workload& in, const ModelCatalog& models) {
                                                    1e3,
                                                    std::nullopt,
                                                    "GPU memory per session in GB");
+        out.byo_vgpu = in.byo_vgpu.value_or(false);
         break;
     }
     if (needs_model(out.kind) && out.model.parameters > 0) {

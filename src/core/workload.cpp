@@ -111,6 +111,7 @@ Workload overlay(Workload base, const Workload& over) {
     fill(base.memory_gb, over.memory_gb);
     fill(base.bandwidth_gb_per_s, over.bandwidth_gb_per_s);
     fill(base.sessions, over.sessions);
+    fill(base.byo_vgpu, over.byo_vgpu);
     fill(base.memory_per_session_gb, over.memory_per_session_gb);
     fill(base.ttft_ms, over.ttft_ms);
     fill(base.tpot_ms, over.tpot_ms);
@@ -168,7 +169,7 @@ WorkloadLoad load_workload_text(const std::string& file, std::string_view text) 
         return load;
     }
     FieldReader read(file, load.diagnostics);
-    static constexpr std::array<std::string_view, 27> k_fields{"schema_version",
+    static constexpr std::array<std::string_view, 28> k_fields{"schema_version",
                                                                "workload",
                                                                "model",
                                                                "params",
@@ -185,6 +186,7 @@ WorkloadLoad load_workload_text(const std::string& file, std::string_view text) 
                                                                "fp64_tensor",
                                                                "memory_gb",
                                                                "sessions",
+                                                               "byo_vgpu",
                                                                "memory_per_session_gb",
                                                                "ttft_ms",
                                                                "tpot_ms",
@@ -238,6 +240,7 @@ WorkloadLoad load_workload_text(const std::string& file, std::string_view text) 
     w.memory_gb = quantity(read, root, "memory_gb", QuantityKind::bytes);
     w.bandwidth_gb_per_s = quantity(read, root, "bandwidth_gb_per_s", QuantityKind::count);
     w.sessions = quantity(read, root, "sessions", QuantityKind::count);
+    w.byo_vgpu = read.boolean(root, "byo_vgpu", "", Need::optional);
     w.memory_per_session_gb = quantity(read, root, "memory_per_session_gb", QuantityKind::bytes);
     w.ttft_ms = quantity(read, root, "ttft_ms", QuantityKind::count);
     w.tpot_ms = quantity(read, root, "tpot_ms", QuantityKind::count);

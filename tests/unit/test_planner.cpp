@@ -558,7 +558,7 @@ TEST_CASE("planner: the threads' sizing memo makes each kind of hardware once") 
         threads.emplace_back([&, t] {
             for (int k = 0; k < k_asks; ++k) {
                 const int gpus = k % 5 + 1;
-                const planner_detail::SizingMemo::Kind kind(gpu, gpus, true, 100.0, false);
+                const planner_detail::SizingMemo::Kind kind(gpu, gpus, true, 100.0, false, '\0');
                 seen[static_cast<std::size_t>(t * k_asks + k)] =
                     &memo.counts(kind, [&](planner_detail::SizingMemo::Estimates&) {
                         ++made;

@@ -457,17 +457,44 @@ TEST_CASE("HPC: GPUs for the FP64 target, vector or tensor FP64") {
     CHECK(t4.notes.size() == 2); // below both of the documents' thresholds
 }
 
-TEST_CASE("graphics: 40 CAD desktops of 6 GB on RTX A6000 take 8 per GPU, 5 GPUs") {
+TEST_CASE("graphics: 40 CAD desktops of 6 GB take one whole RTX A6000 each, 8 per GPU on "
+          "your own vGPU") {
     Workload in;
     in.kind = WorkloadKind::graphics;
     in.sessions = 40;
     in.memory_per_session_gb = 6;
-    const Estimate e = estimate(must_normalize(in), node("RTX-A6000", 5), a());
-    CHECK(e.fits);
-    CHECK(e.vgpu_profile_gb == 6);
-    CHECK(e.sessions_per_gpu == 8);
-    CHECK(e.replicas == 5);
-    CHECK_FALSE(estimate(must_normalize(in), node("A100-80GB", 8), a()).fits); // no vGPU
+    const Estimate whole = estimate(must_normalize(in), node("RTX-A6000", 5), a());
+    CHECK_FALSE(whole.fits); // clouds rent the GPU whole: one desktop each
+    CHECK(whole.sessions_per_gpu == 1);
+    CHECK(whole.replicas == 40);
+    CHECK(estimate(must_normalize(in), node("RTX-A6000", 40), a()).fits);
+    in.byo_vgpu = true;
+    const Estimate own = estimate(must_normalize(in), node("RTX-A6000", 5), a());
+    CHECK(own.fits);
+    CHECK(own.vgpu_profile_gb == 6);
+    CHECK(own.sessions_per_gpu == 8);
+    CHECK(own.replicas == 5);
+    CHECK_FALSE(estimate(must_normalize(in), node("A100-80GB", 8), a()).fits); // no Q profile
+}
+
+TEST_CASE("graphics: desktops only where the GPU or the provider's vGPU series allows them") {
+    Workload in;
+    in.kind = WorkloadKind::graphics;
+    in.sessions = 4;
+    in.memory_per_session_gb = 4;
+    const NormalizedWorkload w = must_normalize(in);
+    Hardware slice = node("T4", 4);
+    slice.gpu_fraction = 0.25;
+    CHECK(estimate(w, slice, a()).fits); // a slice of unsaid series: taken as graphics
+    slice.vgpu_series = 'C';             // Tencent's GN7 vComputeServer slices
+    const Estimate compute = estimate(w, slice, a());
+    CHECK_FALSE(compute.fits);
+    CHECK(compute.replicas == 0); // no count helps
+    CHECK_THAT(compute.fit_reason, Catch::Matchers::Contains("C-series"));
+    Hardware a10g = node("A10G", 4); // no graphics profiles in NVIDIA's list
+    CHECK_FALSE(estimate(w, a10g, a()).fits);
+    a10g.vgpu_series = 'Q'; // AWS sells g5 with RTX Virtual Workstation drivers
+    CHECK(estimate(w, a10g, a()).fits);
 }
 
 TEST_CASE("the scaling diagnostic: ratio = speedup / GPU multiple, warn below 0.8") {
@@ -596,6 +623,9 @@ TEST_CASE("flags of another workload kind are refused, not ignored") {
     CHECK_FALSE(normalize(in, builtin_models()).workload);
     in.sessions.reset();
     in.lora_rank = 8; // full training has no adapters
+    CHECK_FALSE(normalize(in, builtin_models()).workload);
+    in.lora_rank.reset();
+    in.byo_vgpu = true; // vGPU splits desktops, not jobs
     CHECK_FALSE(normalize(in, builtin_models()).workload);
     Workload cnn = training("resnet-50", 1e6);
     cnn.kind = WorkloadKind::finetune;
