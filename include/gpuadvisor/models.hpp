@@ -37,6 +37,10 @@ struct ModelSpec {
     Provenance provenance;
 
     bool is_transformer() const { return layers > 0; }
+    // A decoder: it generates tokens one by one (time to first token, time per token).
+    bool generates_tokens() const {
+        return is_transformer() && architecture != ModelArchitecture::encoder;
+    }
     bool operator==(const ModelSpec&) const = default;
 };
 

@@ -51,5 +51,8 @@ QuantityParse parse_quantity(std::string_view text, QuantityKind kind);
 // Shortest round-trip decimal text of a double, locale-independent ("19.5", "312", "0.25";
 // "8.086e+22" from 10^15 up).
 std::string format_number(double value);
+// Milliseconds for prose and tables: whole from 10 up, else 2 significant digits ("1702",
+// "2.5", "0.17"): estimates are not more precise than that.
+std::string format_ms(double ms);
 
 } // namespace gpuadvisor

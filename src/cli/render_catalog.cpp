@@ -83,8 +83,7 @@ Json instance_json(const InstanceType& instance, const Catalog& catalog) {
     json["nvlink"] = instance.nvlink;
     json["fabric"] = instance.fabric.empty() ? Json(nullptr) : Json(instance.fabric);
     json["fabric_gbps"] = instance.fabric.empty() ? Json(nullptr) : Json(instance.fabric_gbps);
-    json["vgpu_series"] =
-        instance.vgpu_series.empty() ? Json(nullptr) : Json(instance.vgpu_series);
+    json["vgpu_series"] = instance.vgpu_series.empty() ? Json(nullptr) : Json(instance.vgpu_series);
     json["local_storage_gb"] = instance.local_storage_gb;
     json["regions"] = instance.regions.size();
     JsonFields fields{json};

@@ -147,7 +147,7 @@ std::string time_cell(const Candidate& c, const NormalizedWorkload& w) {
                               : fmt::format("{:.1f} h", *c.hours);
     }
     if (w.kind == WorkloadKind::inference) {
-        return fmt::format("{:.0f} ms", c.estimate->latency_ms);
+        return format_ms(c.estimate->latency_ms) + " ms";
     }
     return "-";
 }

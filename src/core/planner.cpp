@@ -119,15 +119,14 @@ const std::shared_ptr<const Estimate>& Planner::estimate_on(const InstanceType& 
                                                             int count,
                                                             SizingMemo::Estimates& memo) const {
     const Hardware hw = hardware_of(instance, gpu, count);
-    auto& estimate_of = memo[std::tuple(
-        hw.gpu,
-        hw.gpus,
-        hw.gpus_per_node,
-        hw.nvlink,
-        hw.network_gbps,
-        hw.rdma,
-        hw.gpu_fraction,
-        hw.vgpu_series)];
+    auto& estimate_of = memo[std::tuple(hw.gpu,
+                                        hw.gpus,
+                                        hw.gpus_per_node,
+                                        hw.nvlink,
+                                        hw.network_gbps,
+                                        hw.rdma,
+                                        hw.gpu_fraction,
+                                        hw.vgpu_series)];
     if (!estimate_of) {
         estimate_of = std::make_shared<const Estimate>(estimate(m_w, hw, *m_in.assumptions));
     }

@@ -92,15 +92,17 @@ std::string out_of_reach_text(const NormalizedWorkload& w,
         return a.second->latency_ms < b.second->latency_ms;
     });
     std::vector<std::string> figures;
+    const bool tokens = w.model.generates_tokens();
     for (std::size_t i = 0; i < fastest.size() && i < 3; ++i) {
         const Estimate& e = *fastest[i].second;
-        figures.push_back(fmt::format("{} latency {:.0f} ms (TTFT {:.1f} ms, TPOT {:.2f} ms on {} "
-                                      "GPU(s))",
-                                      fastest[i].first,
-                                      e.latency_ms,
-                                      e.prefill_ms,
-                                      e.tpot_ms,
-                                      e.gpus_per_replica));
+        figures.push_back(
+            tokens ? fmt::format("{} latency {} ms (TTFT {:.1f} ms, TPOT {:.2f} ms on {} GPU(s))",
+                                 fastest[i].first,
+                                 format_ms(e.latency_ms),
+                                 e.prefill_ms,
+                                 e.tpot_ms,
+                                 e.gpus_per_replica)
+                   : fmt::format("{} latency {} ms", fastest[i].first, format_ms(e.latency_ms)));
     }
     std::vector<std::string> targets;
     if (w.latency_ms > 0) {
@@ -113,10 +115,10 @@ std::string out_of_reach_text(const NormalizedWorkload& w,
         targets.push_back(fmt::format("TPOT {} ms", format_number(w.tpot_ms)));
     }
     return fmt::format("no configuration meets {}: no GPU reaches it even at batch 1, and more "
-                       "instances do not lower it; the best here: {}; relax the latency target, "
-                       "or serve fewer output tokens per request",
+                       "instances do not lower it; the best here: {}; relax the latency target{}",
                        fmt::join(targets, ", "),
-                       fmt::join(figures, "; "));
+                       fmt::join(figures, "; "),
+                       tokens ? ", or serve fewer output tokens per request" : "");
 }
 
 } // namespace

@@ -104,8 +104,8 @@ Estimate estimate_graphics(const NormalizedWorkload& w, const Hardware& hw) {
     Estimate e;
     const Gpu& gpu = *hw.gpu;
     const bool slice = hw.gpu_fraction < 1;
-    const bool desktops = hw.vgpu_series != 0 ? hw.vgpu_series != 'C'
-                                              : slice || !gpu.vgpu_profiles_gb.empty();
+    const bool desktops =
+        hw.vgpu_series != 0 ? hw.vgpu_series != 'C' : slice || !gpu.vgpu_profiles_gb.empty();
     if (!desktops) {
         e.fit_reason =
             hw.vgpu_series == 'C'
@@ -140,12 +140,11 @@ Estimate estimate_graphics(const NormalizedWorkload& w, const Hardware& hw) {
                                       gpu.vgpu_profiles_gb.end(),
                                       [&](double size) { return size >= w.memory_per_session_gb; });
     if (profile == gpu.vgpu_profiles_gb.end()) {
-        e.fit_reason =
-            gpu.vgpu_profiles_gb.empty()
-                ? fmt::format("{} has no graphics (Q) vGPU profiles", gpu.id)
-                : fmt::format("no Q vGPU profile of {} holds {} GB",
-                              gpu.id,
-                              format_number(w.memory_per_session_gb));
+        e.fit_reason = gpu.vgpu_profiles_gb.empty()
+                           ? fmt::format("{} has no graphics (Q) vGPU profiles", gpu.id)
+                           : fmt::format("no Q vGPU profile of {} holds {} GB",
+                                         gpu.id,
+                                         format_number(w.memory_per_session_gb));
         return e;
     }
     e.vgpu_profile_gb = *profile;

@@ -141,6 +141,16 @@ Estimate estimate_non_llm(const NormalizedWorkload& w, const Hardware& hw, const
     e.batch = batch;
     e.latency_ms = latency_ms(batch);
     e.gpus_per_replica = 1;
+    if (w.batch <= 0 && w.latency_ms > 0 && e.latency_ms > w.latency_ms) {
+        // Even one query at a time is too slow: no count of replicas helps.
+        e.latency_out_of_reach = true;
+        e.fit_reason = fmt::format("latency target out of reach: latency {} ms needed; best on "
+                                   "{} is {} ms at batch 1",
+                                   format_number(w.latency_ms),
+                                   hw.gpu->id,
+                                   format_ms(e.latency_ms));
+        return e;
+    }
     e.memory_per_gpu_gb = serving_weight_bytes(w, a) / k_gb;
     e.qps_per_replica = batch / (e.latency_ms / 1000);
     e.replicas = safe_count(w.qps / e.qps_per_replica);
@@ -223,7 +233,7 @@ void unreachable(Estimate& e,
 } // namespace
 
 Estimate estimate_inference(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a) {
-    if (!w.model.is_transformer() || w.model.architecture == ModelArchitecture::encoder) {
+    if (!w.model.generates_tokens()) {
         return estimate_non_llm(w, hw, a);
     }
     Estimate e;

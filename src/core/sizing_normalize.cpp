@@ -162,8 +162,7 @@ void refuse_other_kinds(const Workload& in, const NormalizedWorkload& out, Check
 
 // Time to first token and per output token: targets of LLM serving (decoders) only.
 void normalize_token_targets(const Workload& in, NormalizedWorkload& out, Checker& check) {
-    const bool decoder =
-        out.model.is_transformer() && out.model.architecture != ModelArchitecture::encoder;
+    const bool decoder = out.model.generates_tokens();
     for (const auto& [value, flag] :
          {std::pair{&in.ttft_ms, "--ttft-ms"}, std::pair{&in.tpot_ms, "--tpot-ms"}}) {
         if (value->has_value() && !decoder) {

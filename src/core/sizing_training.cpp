@@ -422,12 +422,22 @@ Estimate estimate_training(const NormalizedWorkload& w, const Hardware& hw, cons
             ((state.weights + state.gradients + state.optimizer) / hw.gpus +
              layout_activation_bytes(w, a, 1, sharded, micro_batches(w, a, hw.gpus / max_tp))) /
             k_gb;
-        e.fit_reason = fmt::format(
-            "does not fit: needs {:.1f} GB per GPU even with ZeRO-3, full recomputation and "
-            "{}-way tensor parallelism ({} GB per GPU usable); use more or larger GPUs",
-            e.memory_per_gpu_gb,
-            max_tp,
-            format_number(std::round(hw.gpu->memory_gb * a.get("usable_memory_fraction"))));
+        const std::string usable =
+            format_number(std::round(hw.gpu->memory_gb * a.get("usable_memory_fraction")));
+        e.fit_reason =
+            w.model.is_transformer()
+                ? fmt::format("does not fit: needs {:.1f} GB per GPU even with ZeRO-3, full "
+                              "recomputation and {}-way tensor parallelism ({} GB per GPU "
+                              "usable); use more or larger GPUs",
+                              e.memory_per_gpu_gb,
+                              max_tp,
+                              usable)
+                : fmt::format("does not fit: batch {} per GPU needs {:.1f} GB, activations "
+                              "mostly ({} GB per GPU usable); use a smaller --batch or larger "
+                              "GPUs",
+                              format_number(cnn_batch(w, a)),
+                              e.memory_per_gpu_gb,
+                              usable);
         return e;
     }
     e.fits = true;

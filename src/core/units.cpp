@@ -254,4 +254,12 @@ std::string format_number(double value) {
     return ec == std::errc{} ? std::string(buffer.data(), ptr) : std::string("null");
 }
 
+std::string format_ms(double ms) {
+    if (!std::isfinite(ms) || ms >= 9.95 || ms <= 0) {
+        return fmt::format("{:.0f}", ms);
+    }
+    const int decimals = 1 - static_cast<int>(std::floor(std::log10(ms)));
+    return fmt::format("{:.{}f}", ms, decimals);
+}
+
 } // namespace gpuadvisor

@@ -652,3 +652,32 @@ TEST_CASE(
     REQUIRE(fp32.fits);
     CHECK(fp32.fit_reason == "data parallel, batch 8 per GPU");
 }
+
+TEST_CASE("a CNN latency no GPU meets at batch 1 is out of reach, not a count to add") {
+    Workload in;
+    in.kind = WorkloadKind::inference;
+    in.model = "resnet-50";
+    in.qps = 100;
+    in.latency_ms = 0.01;
+    const Estimate e = estimate(must_normalize(in), node("T4", 1), a());
+    CHECK_FALSE(e.fits);
+    CHECK(e.latency_out_of_reach);
+    CHECK(e.replicas == 0);
+    CHECK_THAT(e.fit_reason, Catch::Matchers::Contains("out of reach"));
+    in.batch = 8; // a batch the user fixed: too slow at that batch, a plain misfit
+    const Estimate fixed = estimate(must_normalize(in), node("T4", 1), a());
+    CHECK_FALSE(fixed.fits);
+    CHECK_FALSE(fixed.latency_out_of_reach);
+}
+
+TEST_CASE("a CNN batch that does not fit is told to shrink, not to recompute") {
+    Workload in;
+    in.kind = WorkloadKind::training;
+    in.model = "yolov8x";
+    in.samples = 1e6;
+    in.batch = 512;
+    const Estimate e = estimate(must_normalize(in), node("T4", 1), a());
+    CHECK_FALSE(e.fits);
+    CHECK_THAT(e.fit_reason, Catch::Matchers::Contains("smaller --batch"));
+    CHECK_THAT(e.fit_reason, !Catch::Matchers::Contains("recomputation"));
+}

@@ -104,6 +104,14 @@ TEST_CASE("numbers print without locale or exponent") {
     CHECK(format_number(8.086e22) == "8.086e+22");
 }
 
+TEST_CASE("milliseconds print whole from 10 up, else to 2 significant digits") {
+    CHECK(format_ms(1702.4) == "1702");
+    CHECK(format_ms(12.3) == "12");
+    CHECK(format_ms(9.58) == "9.6");
+    CHECK(format_ms(2.517) == "2.5");
+    CHECK(format_ms(0.165) == "0.17"); // not "0 ms" for a fast model
+}
+
 TEST_CASE("dates are ISO calendar dates") {
     const auto date = parse_date("2025-06-01");
     REQUIRE(date);
