@@ -18,11 +18,12 @@ struct Assumption {
 };
 
 // The factors the sizing model reads, by name (those of data/assumptions.yaml).
-inline constexpr std::array<std::string_view, 32> k_factor_names{
+inline constexpr std::array<std::string_view, 33> k_factor_names{
     "activation_recompute_flops_factor",
     "attention_scores_stored",
     "bytes_per_param_training",
     "checkpoints_kept",
+    "cnn_activation_traffic",
     "cnn_batch_per_gpu",
     "comm_overlap",
     "global_batch_tokens",

@@ -388,6 +388,18 @@ Estimate estimate(const NormalizedWorkload& w, const Hardware& hw, const Assumpt
             "{} has no bf16: estimated in fp16 (the same bytes per value)", hw.gpu->id));
         return e;
     }
+    // Convolutions in FP32 run on TF32 tensor cores where an NVIDIA GPU has them: the PyTorch
+    // and TensorFlow default (torch.backends.cudnn.allow_tf32) since Ampere.
+    if (is_finite_work(w.kind) && !w.model.is_transformer() && w.precision == Precision::fp32 &&
+        hw.gpu != nullptr && hw.gpu->vendor == "nvidia" && hw.gpu->tf32_tflops.has_value()) {
+        NormalizedWorkload tf32 = w;
+        tf32.precision = Precision::tf32;
+        Estimate e = estimate(tf32, hw, a);
+        e.notes.push_back(fmt::format("fp32 convolutions run on {}'s TF32 tensor cores (the "
+                                      "PyTorch and TensorFlow default): estimated in tf32",
+                                      hw.gpu->id));
+        return e;
+    }
     Estimate e = estimate_kind(w, hw, a);
     if (!all_finite(e)) {
         Estimate none;
@@ -440,6 +452,9 @@ std::vector<UsedAssumption> used_assumptions(const NormalizedWorkload& w, const 
         names.assign(k_training.begin(), k_training.end());
         names.insert(names.end(),
                      {"text_bytes_per_token", "checkpoints_kept", "cnn_batch_per_gpu"});
+        if (w.model.parameters > 0 && !w.model.is_transformer()) {
+            names.push_back("cnn_activation_traffic");
+        }
         if (w.kind == WorkloadKind::finetune) {
             names.push_back("qlora_bytes_per_param");
         }

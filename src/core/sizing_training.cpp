@@ -126,9 +126,14 @@ void time_layout(const NormalizedWorkload& w,
     const double flops =
         (work.flops_per_token + l.recompute_share * work.forward_flops_per_token) * per_pass * m;
     const double split = static_cast<double>(l.tensor_parallel) * l.pipeline_parallel;
-    const double compute =
-        flops / split /
-        (work.peak * work.mfu * tensor_parallel_efficiency(hw, l.tensor_parallel, a));
+    double compute = flops / split /
+                     (work.peak * work.mfu * tensor_parallel_efficiency(hw, l.tensor_parallel, a));
+    if (!transformer) {
+        // A CNN's normalisation and activation layers are bound by memory, not FLOPs: a step
+        // moves its samples' activations `cnn_activation_traffic` times over.
+        compute += m * activation_bytes(w, a, false) * a.get("cnn_activation_traffic") /
+                   (hw.gpu->memory_bandwidth_gb_per_s * k_gb);
+    }
     const double bubble = (l.pipeline_parallel - 1) / m;
     const double per_micro = compute / m;
     const double overlap = a.get("comm_overlap");

@@ -681,3 +681,28 @@ TEST_CASE("a CNN batch that does not fit is told to shrink, not to recompute") {
     CHECK_THAT(e.fit_reason, Catch::Matchers::Contains("smaller --batch"));
     CHECK_THAT(e.fit_reason, !Catch::Matchers::Contains("recomputation"));
 }
+
+TEST_CASE("mixed precision trains ResNet-50 about 2x faster than TF32 on an A100; FP32 runs "
+          "as TF32 there") {
+    Workload in;
+    in.kind = WorkloadKind::training;
+    in.model = "resnet-50";
+    in.samples = 1.28e6;
+    in.precision = Precision::fp16;
+    const Estimate amp = estimate(must_normalize(in), node("A100-80GB", 1), a());
+    in.precision = Precision::tf32;
+    const Estimate tf32 = estimate(must_normalize(in), node("A100-80GB", 1), a());
+    REQUIRE(amp.fits);
+    REQUIRE(tf32.fits);
+    // Half the activation bytes and twice the tensor peak: NVIDIA measures 2.6x (DLE).
+    CHECK(tf32.hours / amp.hours == Approx(2.0).epsilon(0.05));
+    // The memory-bound layers cost real time: 1.28M images take longer than FLOPs alone say.
+    const double flops_hours = 1.28e6 * 3 * 8.18e9 / (312e12 * amp.mfu) / 3600;
+    CHECK(amp.hours > 1.5 * flops_hours);
+    in.precision = Precision::fp32; // convolutions on TF32 tensor cores, as PyTorch runs them
+    const Estimate fp32 = estimate(must_normalize(in), node("A100-80GB", 1), a());
+    CHECK(fp32.hours == Approx(tf32.hours));
+    CHECK_THAT(fp32.notes.back(), Catch::Matchers::Contains("TF32"));
+    const Estimate volta = estimate(must_normalize(in), node("V100-16GB", 1), a());
+    CHECK(volta.notes.empty()); // no TF32 on a V100: FP32 on CUDA cores
+}
