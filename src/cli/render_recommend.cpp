@@ -20,6 +20,23 @@ double round3(double value) {
     return std::round(value * 1000) / 1000;
 }
 
+// LLM serving: priced per token as well as per hour.
+bool serves_tokens(const NormalizedWorkload& w) {
+    return w.kind == WorkloadKind::inference && w.model.generates_tokens();
+}
+
+// At the target load: an hour's cost over the tokens (output only, or input and output) the
+// QPS asks for in that hour; none without an hourly rate.
+std::optional<std::int64_t>
+per_million_tokens(const Candidate& c, const NormalizedWorkload& w, bool output_only) {
+    if (!c.per_hour_micros) {
+        return std::nullopt;
+    }
+    const double tokens =
+        w.qps * (output_only ? w.output_tokens : w.input_tokens + w.output_tokens) * 3600;
+    return std::llround(static_cast<double>(*c.per_hour_micros) * 1e6 / tokens);
+}
+
 Json estimate_json(const Candidate& c, const NormalizedWorkload& w) {
     const Estimate& e = *c.estimate;
     Json json;
@@ -65,18 +82,12 @@ Json recommendation_json(const Candidate& c, const RecommendReport& report) {
               {"list_total", money_units(c.list_total_micros)},
               {"period", is_finite_work(report.workload->kind) ? "the job" : "a month"}};
     const NormalizedWorkload& w = *report.workload;
-    if (w.kind == WorkloadKind::inference && w.model.is_transformer() &&
-        w.model.architecture != ModelArchitecture::encoder) {
-        // At the target load: an hour's cost over the tokens the QPS asks for in that hour.
-        const double output_per_hour = w.qps * w.output_tokens * 3600;
-        const double all_per_hour = w.qps * (w.input_tokens + w.output_tokens) * 3600;
-        const auto per_million = [&](double tokens) {
-            return c.per_hour_micros ? Json(money_units(std::llround(
-                                           static_cast<double>(*c.per_hour_micros) * 1e6 / tokens)))
-                                     : Json(nullptr);
+    if (serves_tokens(w)) {
+        const auto money = [](std::optional<std::int64_t> micros) {
+            return micros ? Json(money_units(*micros)) : Json(nullptr);
         };
-        cost["per_million_output_tokens"] = per_million(output_per_hour);
-        cost["per_million_tokens"] = per_million(all_per_hour);
+        cost["per_million_output_tokens"] = money(per_million_tokens(c, w, true));
+        cost["per_million_tokens"] = money(per_million_tokens(c, w, false));
     }
     return {{"rank", c.rank},
             {"provider", c.instance->provider},
@@ -185,6 +196,10 @@ void print_table(const RecommendReport& report, Io& io) {
     if (!speed.empty()) {
         table.columns.push_back({speed, Align::right});
     }
+    const bool tokens = serves_tokens(w);
+    if (tokens) {
+        table.columns.push_back({"PER 1M OUT", Align::right});
+    }
     table.columns.push_back({"WHY"});
     for (const Candidate& c : r.recommendations) {
         std::vector<std::string> row{
@@ -199,6 +214,10 @@ void print_table(const RecommendReport& report, Io& io) {
             format_cents(c.total_micros)};
         if (!speed.empty()) {
             row.push_back(time_cell(c, w));
+        }
+        if (tokens) {
+            const auto micros = per_million_tokens(c, w, true);
+            row.push_back(micros ? format_cents(*micros) : std::string("-"));
         }
         row.push_back(terminal_safe(why_cell(c)));
         table.rows.push_back(std::move(row));
