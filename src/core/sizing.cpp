@@ -430,14 +430,15 @@ std::vector<UsedAssumption> used_assumptions(const NormalizedWorkload& w, const 
                                                              "non_rdma_network_factor",
                                                              "tensor_parallel_efficiency_nvlink",
                                                              "tensor_parallel_efficiency_pcie"};
-    static const std::array<std::string_view, 10> k_inference{"inference_runtime_overhead",
+    static const std::array<std::string_view, 11> k_inference{"inference_runtime_overhead",
                                                               "inference_bandwidth_efficiency",
                                                               "inference_compute_efficiency",
                                                               "inference_kv_bytes_fp16",
                                                               "inference_max_batch",
                                                               "usable_memory_fraction",
-                                                              "tensor_parallel_efficiency_nvlink",
-                                                              "tensor_parallel_efficiency_pcie",
+                                                              "link_efficiency",
+                                                              "pcie_gb_per_s",
+                                                              "non_rdma_network_factor",
                                                               "non_llm_efficiency_max",
                                                               "non_llm_half_batch"};
     static const std::array<std::string_view, 5> k_hpc{"hpc_fp64_efficiency",

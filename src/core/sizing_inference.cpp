@@ -15,29 +15,31 @@ constexpr double k_gb = 1e9;
 
 struct Replica {
     int gpus = 1;
-    double peak = 0;      // FLOP/s of the replica, after tensor-parallel losses
+    double peak = 0;      // FLOP/s of the replica, after efficiency
     double bandwidth = 0; // bytes/s of the replica, after efficiency
     double memory = 0;    // usable bytes
+    double link = 0;      // bytes/s per direction each GPU moves in the group's all-reduces
 };
 
-// A tensor-parallel group of `tp` GPUs (two nodes' worth at most, the second over the network
-// at the PCIe efficiency), or nullopt when weights and one sequence's cache do not fit.
+// A tensor-parallel group of `tp` GPUs (two nodes' worth at most, the second over the
+// network), or nullopt when weights and one sequence's cache do not fit.
 std::optional<Replica> replica_of(
     const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a, int tp, double held) {
     const double usable = hw.gpu->memory_gb * k_gb * a.get("usable_memory_fraction") * tp;
     if (held > usable) {
         return std::nullopt;
     }
-    const bool fast_link = hw.nvlink && hw.gpu->nvlink_gb_per_s > 0 && tp <= hw.gpus_per_node;
-    const double efficiency = tp == 1     ? 1.0
-                              : fast_link ? a.get("tensor_parallel_efficiency_nvlink")
-                                          : a.get("tensor_parallel_efficiency_pcie");
     const double peak = peak_tflops(*hw.gpu, w.precision) * 1e12;
+    const double link = tp <= hw.gpus_per_node
+                            ? link_bytes_per_s(hw, a)
+                            : std::min(link_bytes_per_s(hw, a),
+                                       network_bytes_per_s(hw, a) / std::max(1, hw.gpus_per_node));
     return Replica{tp,
-                   peak * tp * efficiency * a.get("inference_compute_efficiency"),
-                   hw.gpu->memory_bandwidth_gb_per_s * k_gb * tp * efficiency *
+                   peak * tp * a.get("inference_compute_efficiency"),
+                   hw.gpu->memory_bandwidth_gb_per_s * k_gb * tp *
                        a.get("inference_bandwidth_efficiency"),
-                   usable};
+                   usable,
+                   link};
 }
 
 // Continuous batching on one replica: each decode step serves `batch` sequences, and the
@@ -49,8 +51,21 @@ struct Serving {
     double kv_per_sequence = 0; // bytes of one request's cache at full length
     double active = 0;          // parameters computed per token
 
-    // A prompt's compute, which the replica spends once per request.
-    double prefill_compute_s() const { return 2 * active * w->input_tokens / replica.peak; }
+    // Tensor parallelism all-reduces each layer's output twice (after attention and after the
+    // MLP; Shoeybi et al. 2019): 2L ring all-reduces of `tokens` x h 16-bit values, each GPU
+    // moving 2(t-1)/t of them over its link.
+    double tensor_parallel_s(double tokens) const {
+        if (replica.gpus < 2) {
+            return 0;
+        }
+        const double t = replica.gpus;
+        const double bytes = tokens * w->model.hidden_size * 2.0;
+        return 2.0 * w->model.layers * 2 * (t - 1) / t * bytes / replica.link;
+    }
+    // A prompt's compute and all-reduces, which the replica spends once per request.
+    double prefill_compute_s() const {
+        return 2 * active * w->input_tokens / replica.peak + tensor_parallel_s(w->input_tokens);
+    }
     // Time to first token: that compute, but never faster than reading the weights once (a
     // prefill that joins decode steps shares their weight reads, so throughput counts only
     // the compute).
@@ -59,7 +74,7 @@ struct Serving {
     }
     double step_s(double batch) const {
         const double memory = (weights_read + batch * kv_per_sequence) / replica.bandwidth;
-        return std::max(memory, 2 * active * batch / replica.peak);
+        return std::max(memory, 2 * active * batch / replica.peak) + tensor_parallel_s(batch);
     }
     // A token's time with the other requests' prefills shared out: a request's prompt is
     // prefilled once in its `output_tokens` steps.

@@ -24,6 +24,10 @@ TrainingState training_state(const NormalizedWorkload& w, const Assumptions& a);
 Estimate estimate_training(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a);
 Estimate estimate_inference(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a);
 double kv_bytes_per_token(const NormalizedWorkload& w, const Assumptions& a);
+// Bytes/s one GPU moves per direction in a collective: over NVLink (half its bidirectional
+// figure) or PCIe inside a node; over the node's network between nodes (all its GPUs share it).
+double link_bytes_per_s(const Hardware& hw, const Assumptions& a);
+double network_bytes_per_s(const Hardware& hw, const Assumptions& a);
 double serving_weight_bytes(const NormalizedWorkload& w, const Assumptions& a);
 
 // A count from a computed figure, capped: ceil(value) when finite and at most k_max_count,

@@ -59,19 +59,6 @@ double state_bytes_per_gpu(const TrainingState& state, const Layout& l) {
            state.optimizer / split / (l.zero_stage >= 1 ? dp : 1);
 }
 
-double link_bytes_per_s(const Hardware& hw, const Assumptions& a) {
-    const double per_direction = hw.nvlink && hw.gpu->nvlink_gb_per_s > 0
-                                     ? hw.gpu->nvlink_gb_per_s / 2
-                                     : a.get("pcie_gb_per_s");
-    return per_direction * k_gb * a.get("link_efficiency");
-}
-
-double network_bytes_per_s(const Hardware& hw, const Assumptions& a) {
-    const double efficiency =
-        a.get("link_efficiency") * (hw.rdma ? 1.0 : a.get("non_rdma_network_factor"));
-    return hw.network_gbps * k_gb / 8 * efficiency;
-}
-
 // An all-reduce of `bytes` per GPU over the data-parallel group, seconds: a hierarchical ring,
 // NVLink (or PCIe) inside a node, then each node's distinct share over its network. A
 // reduce-scatter or an all-gather is half of it.
@@ -297,6 +284,19 @@ std::string layout_words(const Layout& layout) {
 }
 
 } // namespace
+
+double link_bytes_per_s(const Hardware& hw, const Assumptions& a) {
+    const double per_direction = hw.nvlink && hw.gpu->nvlink_gb_per_s > 0
+                                     ? hw.gpu->nvlink_gb_per_s / 2
+                                     : a.get("pcie_gb_per_s");
+    return per_direction * k_gb * a.get("link_efficiency");
+}
+
+double network_bytes_per_s(const Hardware& hw, const Assumptions& a) {
+    const double efficiency =
+        a.get("link_efficiency") * (hw.rdma ? 1.0 : a.get("non_rdma_network_factor"));
+    return hw.network_gbps * k_gb / 8 * efficiency;
+}
 
 double cnn_batch(const NormalizedWorkload& w, const Assumptions& a) {
     return w.batch_given ? w.batch : a.get("cnn_batch_per_gpu");

@@ -281,11 +281,13 @@ TEST_CASE("mixture of experts: compute by active parameters, memory by all of th
     const Estimate e = estimate(w, node("H100-80GB", 8), a());
     REQUIRE(e.fits);
     CHECK(e.gpus_per_replica == 2);
-    // Time to first token: the prompt's compute on active parameters, but no less than one
-    // read of all the experts' weights.
-    const double replica_peak = 989.4e12 * 2 * 0.9;
-    const double replica_bandwidth = 3350e9 * 2 * 0.9 * 0.75;
-    const double compute = 2 * w.model.active_parameters * 512 / (replica_peak * 0.5);
+    // Time to first token: the prompt's compute on active parameters and its tensor-parallel
+    // all-reduces (2 per layer of 512 x h 16-bit values, half of them crossing NVLink at
+    // 450 GB/s x 0.8 per direction), but no less than one read of all the experts' weights.
+    const double replica_peak = 989.4e12 * 2;
+    const double replica_bandwidth = 3350e9 * 2 * 0.75;
+    const double all_reduces = 2.0 * 32 * (2 * 0.5 * 512 * 4096 * 2) / (450e9 * 0.8);
+    const double compute = 2 * w.model.active_parameters * 512 / (replica_peak * 0.5) + all_reduces;
     const double read = w.model.parameters * 2 / replica_bandwidth;
     CHECK(read > compute);
     CHECK(e.prefill_ms == Approx(std::max(compute, read) * 1000));
