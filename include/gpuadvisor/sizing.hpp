@@ -101,6 +101,7 @@ struct Estimate {
     int min_gpus = 0; // the fewest of these GPUs (a power of two) the model fits on
     int tensor_parallel = 1;
     int pipeline_parallel = 1;
+    int virtual_stages = 1; // interleaved pipeline: model chunks per stage
     // 0 plain data parallel; ZeRO-1 shards optimizer states, 2 also gradients, 3 also weights
     int zero_stage = 0;
     bool recompute = false;

@@ -118,6 +118,7 @@ Json estimate_json(const Estimate& e, const SizeReport& report) {
         json["min_gpus"] = e.min_gpus > 0 ? Json(e.min_gpus) : Json(nullptr);
         json["tensor_parallel"] = e.tensor_parallel;
         json["pipeline_parallel"] = e.pipeline_parallel;
+        json["virtual_stages"] = e.virtual_stages;
         json["zero_stage"] = e.zero_stage;
         json["recompute_share"] = round4(e.recompute_share);
         json["mfu"] = round4(e.mfu);

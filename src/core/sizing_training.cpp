@@ -19,6 +19,7 @@ struct Layout {
     int pipeline_parallel = 1;
     int data_parallel = 1;
     int zero_stage = 0;         // 0 plain; 1 optimizer, 2 + gradients, 3 + weights sharded
+    int virtual_stages = 1;     // interleaved 1F1B: model chunks per pipeline rank
     double recompute_share = 0; // share of layers whose activations are recomputed
     double memory_per_gpu_bytes = 0;
     double step_seconds = 0; // one optimizer step
@@ -121,7 +122,8 @@ void time_layout(const NormalizedWorkload& w,
         compute += m * activation_bytes(w, a, false) * a.get("cnn_activation_traffic") /
                    (hw.gpu->memory_bandwidth_gb_per_s * k_gb);
     }
-    const double bubble = (l.pipeline_parallel - 1) / m;
+    // Interleaving v model chunks per rank cuts the bubble v-fold (Narayanan et al. 2021).
+    const double bubble = (l.pipeline_parallel - 1) / (m * l.virtual_stages);
     const double per_micro = compute / m;
     const double overlap = a.get("comm_overlap");
     const double gradients = 2 * trainable_parameters(w) / split;
@@ -145,8 +147,9 @@ void time_layout(const NormalizedWorkload& w,
         // Each stage boundary passes a micro-batch's activations forward and their gradients
         // back (16 bit, split over the tensor-parallel ranks); across nodes a GPU has its
         // node's network share. What compute does not cover is exposed.
-        const double bytes =
-            m * 4.0 * w.seq_len * w.batch * w.model.hidden_size / l.tensor_parallel;
+        // Interleaving crosses v times as many boundaries.
+        const double bytes = m * l.virtual_stages * 4.0 * w.seq_len * w.batch *
+                             w.model.hidden_size / l.tensor_parallel;
         const bool across_nodes = l.tensor_parallel * l.pipeline_parallel > hw.gpus_per_node;
         const double per_gpu = across_nodes
                                    ? network_bytes_per_s(hw, a) / std::max(1, hw.gpus_per_node)
@@ -225,9 +228,18 @@ std::optional<Layout> choose_layout(const NormalizedWorkload& w,
                 l.cnn_batch = w.model.is_transformer() ? 0 : cnn_batch(w, a);
                 l.memory_per_gpu_bytes =
                     state_bytes + layout_activation_bytes(w, a, l.recompute_share, l, micro);
-                time_layout(w, hw, work, a, l);
-                if (!best || l.step_seconds * l.steps < best->step_seconds * best->steps * 0.999) {
-                    best = l;
+                // Interleaved chunks: the layers split evenly into p x v, and at least p
+                // micro-batches to fill the schedule, as Megatron-LM requires.
+                for (int v = 1; v == 1 || (layers % (pp * v) == 0 && micro >= pp); v *= 2) {
+                    l.virtual_stages = v;
+                    time_layout(w, hw, work, a, l);
+                    if (!best ||
+                        l.step_seconds * l.steps < best->step_seconds * best->steps * 0.999) {
+                        best = l;
+                    }
+                    if (pp == 1) {
+                        break;
+                    }
                 }
             }
         }
@@ -267,6 +279,11 @@ std::string layout_words(const Layout& layout) {
         words += ", ";
         words += std::to_string(layout.pipeline_parallel);
         words += " pipeline stages";
+        if (layout.virtual_stages > 1) {
+            words += " (interleaved, ";
+            words += std::to_string(layout.virtual_stages);
+            words += " chunks each)";
+        }
     }
     if (layout.cnn_batch > 0) {
         words += ", batch ";
@@ -448,6 +465,7 @@ Estimate estimate_training(const NormalizedWorkload& w, const Hardware& hw, cons
     e.fits = true;
     e.tensor_parallel = layout->tensor_parallel;
     e.pipeline_parallel = layout->pipeline_parallel;
+    e.virtual_stages = layout->virtual_stages;
     e.zero_stage = layout->zero_stage;
     e.recompute = layout->recompute_share > 0;
     e.recompute_share = layout->recompute_share;

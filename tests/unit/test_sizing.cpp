@@ -184,6 +184,7 @@ TEST_CASE("a model too large for one node's tensor parallelism is split into pip
 TEST_CASE("a training layout is worded from its stage, recomputation and tensor parallelism") {
     int tensor_parallel = 0;
     int zero_stages = 0;
+    int interleaved = 0;
     for (const char* model : {"llama-2-7b", "llama-2-70b", "gpt-3-175b"}) {
         const NormalizedWorkload w = must_normalize(training(model, 1e12));
         for (const char* id : {"T4", "A100-40GB", "A100-80GB"}) {
@@ -202,7 +203,7 @@ TEST_CASE("a training layout is worded from its stage, recomputation and tensor 
                                                 std::lround(e.recompute_share * 100))
                                   : "";
                 CHECK(e.fit_reason ==
-                      fmt::format("{}{}{}{}",
+                      fmt::format("{}{}{}{}{}",
                                   stage,
                                   e.tensor_parallel > 1
                                       ? fmt::format(", {}-way tensor parallel", e.tensor_parallel)
@@ -210,14 +211,20 @@ TEST_CASE("a training layout is worded from its stage, recomputation and tensor 
                                   e.pipeline_parallel > 1
                                       ? fmt::format(", {} pipeline stages", e.pipeline_parallel)
                                       : "",
+                                  e.virtual_stages > 1 ? fmt::format(" (interleaved, {} chunks "
+                                                                     "each)",
+                                                                     e.virtual_stages)
+                                                       : "",
                                   recompute));
                 tensor_parallel += e.tensor_parallel > 1 ? 1 : 0;
                 zero_stages += e.zero_stage > 0 ? 1 : 0;
+                interleaved += e.virtual_stages > 1 ? 1 : 0;
             }
         }
     }
     CHECK(tensor_parallel > 0); // each wording met at least once
     CHECK(zero_stages > 0);
+    CHECK(interleaved > 0);
 }
 
 TEST_CASE("sharding comes before recomputation when it is enough") {
@@ -707,4 +714,16 @@ TEST_CASE("mixed precision trains ResNet-50 about 2x faster than TF32 on an A100
     CHECK_THAT(fp32.notes.back(), Catch::Matchers::Contains("TF32"));
     const Estimate volta = estimate(must_normalize(in), node("V100-16GB", 1), a());
     CHECK(volta.notes.empty()); // no TF32 on a V100: FP32 on CUDA cores
+}
+
+TEST_CASE("interleaving model chunks cuts the pipeline bubble: GPT-3 on 11,616 H100") {
+    Workload in = training("gpt-3-175b", 1.23e9);
+    std::string basis; // nodes as the catalog's H100 instance types: 3,200 Gbps EFA
+    const Hardware hw = hardware_for_gpu(builtin_catalog(), gpu("H100-80GB"), 11616, basis);
+    const Estimate e = estimate(must_normalize(in), hw, a());
+    REQUIRE(e.fits);
+    CHECK(e.pipeline_parallel > 1);
+    REQUIRE(e.virtual_stages > 1);
+    // Each stage's layers split evenly into the chunks, as Megatron-LM requires.
+    CHECK(96 % (e.pipeline_parallel * e.virtual_stages) == 0);
 }
