@@ -205,6 +205,8 @@ void register_recommend(CLI::App& app, Registry registry) {
                 "  gpuadvisor recommend training --model llama-2-7b --tokens 1T --deadline 30d\n"
                 "  gpuadvisor recommend inference --model bert-base --qps 2000 --latency-ms 50\n"
                 "  gpuadvisor recommend hpc --fp64-tflops 40 --memory-gb 200 --provider aws,azure\n"
+                "  gpuadvisor recommend inference --model llama-2-70b --qps 5 --ttft-ms 2000 "
+                "--tpot-ms 60\n"
                 "  gpuadvisor recommend graphics --sessions 40 --memory-per-session-gb 6\n"
                 "  gpuadvisor recommend training --params 70B --tokens 2T --interruptible "
                 "--pricing auto --explain\n"

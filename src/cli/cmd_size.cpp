@@ -281,7 +281,7 @@ void register_size(CLI::App& app, Registry registry) {
         "  gpuadvisor size training --model llama-2-7b --tokens 1T --gpu A100-80GB --gpus 64\n"
         "  gpuadvisor size training --model llama-2-70b --tokens 300B --deadline 60d --gpu "
         "H100-80GB\n"
-        "  gpuadvisor size inference --model llama-2-13b --qps 20 --latency-ms 2000 --gpu L4\n"
+        "  gpuadvisor size inference --model llama-2-13b --qps 20 --latency-ms 10000 --gpu L4\n"
         "  gpuadvisor size inference --model llama-2-70b --ttft-ms 2000 --tpot-ms 60 --gpu "
         "H100-80GB "
         "--gpus 8\n"
