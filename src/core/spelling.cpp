@@ -50,6 +50,10 @@ nearest_names(std::string_view word, const std::vector<std::string>& candidates,
         }
     }
     std::stable_sort(scored.begin(), scored.end());
+    if (!scored.empty() && scored.front().first == 0) {
+        // Only the case differs ("q" for "Q"): that name, not its neighbours as well.
+        std::erase_if(scored, [](const auto& entry) { return entry.first > 0; });
+    }
     std::vector<std::string> names;
     for (const auto& [distance, index] : scored) {
         if (names.size() == most) {

@@ -44,6 +44,8 @@ TEST_CASE("did-you-mean finds near names") {
     CHECK(nearest_names("on_demand_prce", {"on_demand", "spot", "region"}) ==
           std::vector<std::string>{"on_demand"});
     CHECK(edit_distance("us-east1", "us-east-1") == 1);
+    // A name that differs only in case is the answer, not its one-letter neighbours.
+    CHECK(nearest_names("q", {"Q", "B", "A", "C"}) == std::vector<std::string>{"Q"});
     CHECK(did_you_mean({"a", "b", "c"}) == "did you mean 'a', 'b' or 'c'?");
     CHECK(did_you_mean({}).empty());
 }
