@@ -34,7 +34,11 @@ per_million_tokens(const Candidate& c, const NormalizedWorkload& w, bool output_
     }
     const double tokens =
         w.qps * (output_only ? w.output_tokens : w.input_tokens + w.output_tokens) * 3600;
-    return std::llround(static_cast<double>(*c.per_hour_micros) * 1e6 / tokens);
+    const double micros = static_cast<double>(*c.per_hour_micros) * 1e6 / tokens;
+    if (!(micros < 9e18)) { // a load so light that no int64 of micro-units holds the figure
+        return std::nullopt;
+    }
+    return std::llround(micros);
 }
 
 Json estimate_json(const Candidate& c, const NormalizedWorkload& w) {
