@@ -90,7 +90,8 @@ Sized chosen_count(const NormalizedWorkload& w,
     }
     Sized over{on.hardware(cap), on(cap)};
     over.estimate.fits = false;
-    over.estimate.fit_reason = fmt::format("needs {} {}, more than the {} GPUs size looks at",
+    over.estimate.fit_reason = fmt::format("needs {} {}, more than the {} GPUs (or vGPU slices) "
+                                           "size looks at",
                                            format_number(search.needed),
                                            unit,
                                            k_size_max_gpus);
@@ -181,21 +182,24 @@ std::optional<Sized> sized_on_named_hardware(const Options& o,
         return std::nullopt;
     }
     const Gpu& gpu = *matches[0];
-    std::string basis;
-    EstimatesByCount on_gpus(w, [&](int n) { return hardware_for_gpu(catalog, gpu, n, basis); });
+    std::string basis; // the node the GPUs are taken in, the same for every count
+    hardware_for_gpu(catalog, gpu, 1, basis);
+    const auto gpus_of = [&catalog, &gpu](int n) {
+        std::string same_basis;
+        return hardware_for_gpu(catalog, gpu, n, same_basis);
+    };
+    EstimatesByCount on_gpus(w, gpus_of);
     Sized sized;
     if (o.gpus > 0) {
         sized = {on_gpus.hardware(static_cast<int>(o.gpus)), on_gpus(static_cast<int>(o.gpus))};
     } else {
         // Whole nodes first; within one node, single GPUs.
         const int per_node = on_gpus.hardware(k_size_max_gpus).gpus_per_node;
-        EstimatesByCount on_nodes(
-            w, [&](int n) { return hardware_for_gpu(catalog, gpu, n * per_node, basis); });
+        EstimatesByCount on_nodes(w, [&](int n) { return gpus_of(n * per_node); });
         sized = chosen_count(w, per_node, on_nodes, "nodes");
         if (sized.estimate.fits && sized.hardware.gpus == per_node) {
             sized = fewest_in_node(w, sized, per_node, on_gpus);
         }
-        on_gpus.hardware(sized.hardware.gpus); // says the basis of the count chosen
     }
     notes.push_back(fmt::format("hardware: {} x {}; {} (name an --instance for another){}",
                                 sized.hardware.gpus,

@@ -58,8 +58,8 @@ void add_workload_flags(CLI::App& command, WorkloadFlags& f) {
     command
         .add_flag("--byo-vgpu",
                   f.byo_vgpu,
-                  "You run your own NVIDIA vGPU software on whole GPUs: split them into Q "
-                  "profiles (graphics)")
+                  "You run your own NVIDIA vGPU software on whole GPUs (a host you control, "
+                  "such as bare metal): split them into Q profiles (graphics)")
         ->group("Workload");
     add("--deadline", f.deadline, "Time limit (30d, 12h)", "DURATION");
     add("--budget", f.budget, "Budget in the output currency", "N");
@@ -175,16 +175,22 @@ bool locate_in_profile(Diagnostics& diagnostics,
         {"--deadline", &flags.deadline},
         {"--budget", &flags.budget},
         {"--hours-per-month", &flags.hours_per_month}};
+    const std::map<std::string_view, bool> switches{{"--byo-vgpu", flags.byo_vgpu},
+                                                    {"--fp64-tensor", flags.fp64_tensor}};
+    const auto from_file = [&](std::string_view flag) {
+        const auto text = given.find(flag);
+        const auto on = switches.find(flag);
+        return (text != given.end() && text->second->empty()) ||
+               (on != switches.end() && !on->second);
+    };
     Diagnostics located;
     bool any = false;
     for (Diagnostic diagnostic : diagnostics.items()) {
         const std::string_view flag = flag_of(diagnostic);
-        const auto flag_entry = given.find(flag);
         std::string key(flag.empty() ? flag : flag.substr(2));
         std::replace(key.begin(), key.end(), '-', '_');
         const auto in_file = profile.positions.find(key);
-        if (flag_entry != given.end() && flag_entry->second->empty() &&
-            in_file != profile.positions.end()) {
+        if (from_file(flag) && in_file != profile.positions.end()) {
             diagnostic.pos = in_file->second;
             diagnostic.message = key + diagnostic.message.substr(flag.size());
             any = true;

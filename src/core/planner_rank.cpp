@@ -177,11 +177,11 @@ void explain_candidate(Candidate& c, const NormalizedWorkload& w) {
                                         format_number(c.total_gpus),
                                         e.scaling_efficiency * 100));
     } else if (w.kind == WorkloadKind::inference) {
-        c.reasons.push_back(fmt::format("{} replica(s) of {} GPU(s) serve {} QPS at {:.0f} ms",
+        c.reasons.push_back(fmt::format("{} replica(s) of {} GPU(s) serve {} QPS at {} ms",
                                         e.replicas,
                                         e.gpus_per_replica,
                                         format_number(w.qps),
-                                        e.latency_ms));
+                                        format_ms(e.latency_ms)));
     }
     for (const std::string& rule : c.preferred_by) {
         c.reasons.push_back("preferred by rule " + rule);

@@ -81,7 +81,7 @@ Estimate estimate_hpc(const NormalizedWorkload& w, const Hardware& hw, const Ass
 Estimate graphics_on_slices(const NormalizedWorkload& w, const Hardware& hw) {
     Estimate e;
     const Gpu& gpu = *hw.gpu;
-    // Slices are whole GB (NVIDIA's profiles); the fraction is written to 4 digits.
+    // The fraction is written to 4 digits (0.3333): the slice to 0.1 GB.
     const double slice = std::round(hw.gpu_fraction * gpu.memory_gb * 10) / 10;
     e.vgpu_profile_gb = slice;
     e.sessions_per_gpu = 1;
@@ -98,8 +98,33 @@ Estimate graphics_on_slices(const NormalizedWorkload& w, const Hardware& hw) {
     return e;
 }
 
-// Desktops on whole GPUs: one per GPU (pass-through), as clouds rent them; split into Q
-// profiles only when the user runs their own vGPU software (--byo-vgpu).
+// One desktop per whole GPU (pass-through), as clouds rent them.
+Estimate graphics_on_whole_gpus(const NormalizedWorkload& w, const Hardware& hw) {
+    Estimate e;
+    const Gpu& gpu = *hw.gpu;
+    e.sessions_per_gpu = 1;
+    e.replicas = safe_count(w.sessions); // GPUs needed
+    e.memory_per_gpu_gb = w.memory_per_session_gb;
+    e.fits = w.memory_per_session_gb <= gpu.memory_gb && hw.gpus >= w.sessions;
+    e.fit_reason = w.memory_per_session_gb <= gpu.memory_gb
+                       ? fmt::format("one desktop per whole {} ({}): {} GPU(s) for {} sessions",
+                                     gpu.id,
+                                     w.byo_vgpu ? "no graphics (Q) vGPU profile of it holds a "
+                                                  "session"
+                                                : "the provider rents it whole, no vGPU split; "
+                                                  "--byo-vgpu if you run your own",
+                                     e.replicas,
+                                     format_number(w.sessions))
+                       : fmt::format("a {} GB session does not fit one {} ({} GB)",
+                                     format_number(w.memory_per_session_gb),
+                                     gpu.id,
+                                     format_number(gpu.memory_gb));
+    return e;
+}
+
+// Desktops where the GPU or the provider's vGPU series allows them: on a provider's slices one
+// each; on whole GPUs one each, or split into Q profiles when the user runs their own vGPU
+// software (--byo-vgpu) and a profile holds a session.
 Estimate estimate_graphics(const NormalizedWorkload& w, const Hardware& hw) {
     Estimate e;
     const Gpu& gpu = *hw.gpu;
@@ -118,34 +143,11 @@ Estimate estimate_graphics(const NormalizedWorkload& w, const Hardware& hw) {
     if (slice) {
         return graphics_on_slices(w, hw);
     }
-    if (!w.byo_vgpu) {
-        e.sessions_per_gpu = 1;
-        e.replicas = safe_count(w.sessions); // GPUs needed
-        e.memory_per_gpu_gb = w.memory_per_session_gb;
-        e.fits = w.memory_per_session_gb <= gpu.memory_gb && hw.gpus >= w.sessions;
-        e.fit_reason =
-            w.memory_per_session_gb <= gpu.memory_gb
-                ? fmt::format("one desktop per whole {} (the provider rents it whole, no vGPU "
-                              "split; --byo-vgpu if you run your own): {} GPU(s) for {} sessions",
-                              gpu.id,
-                              e.replicas,
-                              format_number(w.sessions))
-                : fmt::format("a {} GB session does not fit one {} ({} GB)",
-                              format_number(w.memory_per_session_gb),
-                              gpu.id,
-                              format_number(gpu.memory_gb));
-        return e;
-    }
     const auto profile = std::find_if(gpu.vgpu_profiles_gb.begin(),
                                       gpu.vgpu_profiles_gb.end(),
                                       [&](double size) { return size >= w.memory_per_session_gb; });
-    if (profile == gpu.vgpu_profiles_gb.end()) {
-        e.fit_reason = gpu.vgpu_profiles_gb.empty()
-                           ? fmt::format("{} has no graphics (Q) vGPU profiles", gpu.id)
-                           : fmt::format("no Q vGPU profile of {} holds {} GB",
-                                         gpu.id,
-                                         format_number(w.memory_per_session_gb));
-        return e;
+    if (!w.byo_vgpu || profile == gpu.vgpu_profiles_gb.end()) {
+        return graphics_on_whole_gpus(w, hw);
     }
     e.vgpu_profile_gb = *profile;
     e.sessions_per_gpu = std::max(1, safe_count(std::floor(gpu.memory_gb / *profile)));
@@ -390,8 +392,9 @@ Estimate estimate(const NormalizedWorkload& w, const Hardware& hw, const Assumpt
     }
     // Convolutions in FP32 run on TF32 tensor cores where an NVIDIA GPU has them: the PyTorch
     // and TensorFlow default (torch.backends.cudnn.allow_tf32) since Ampere.
-    if (is_finite_work(w.kind) && !w.model.is_transformer() && w.precision == Precision::fp32 &&
-        hw.gpu != nullptr && hw.gpu->vendor == "nvidia" && hw.gpu->tf32_tflops.has_value()) {
+    if (is_finite_work(w.kind) && w.model.architecture == ModelArchitecture::cnn &&
+        w.precision == Precision::fp32 && hw.gpu != nullptr && hw.gpu->vendor == "nvidia" &&
+        hw.gpu->tf32_tflops.has_value()) {
         NormalizedWorkload tf32 = w;
         tf32.precision = Precision::tf32;
         Estimate e = estimate(tf32, hw, a);

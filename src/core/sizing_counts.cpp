@@ -47,8 +47,16 @@ CountSearch search_counts(const NormalizedWorkload& w,
                           const std::function<const Estimate&(int)>& run) {
     CountSearch result;
     const Estimate& one = run(1);
-    const double units = units_needed(w, one);
-    if (!std::isfinite(units) || !(units > 0)) {
+    double units = units_needed(w, one);
+    const auto helps = [](double u) {
+        return std::isfinite(u) && u > 0;
+    };
+    if (!helps(units) && !one.latency_out_of_reach && cap >= 2) {
+        // Serving splits a model over two nodes only when there are two: a model one unit
+        // cannot hold may fit on two.
+        units = units_needed(w, run(2));
+    }
+    if (!helps(units)) {
         result.why = &one;
         return result;
     }

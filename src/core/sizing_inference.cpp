@@ -111,8 +111,9 @@ void serving_verdict(Estimate& e, const NormalizedWorkload& w, const Hardware& h
     const double gpus_needed = static_cast<double>(e.replicas) * e.gpus_per_replica;
     e.fits = fast_enough && gpus_needed <= hw.gpus;
     if (!fast_enough) {
-        e.fit_reason = fmt::format("latency {:.0f} ms at batch {} is above the {} ms target",
-                                   e.latency_ms,
+        e.replicas = 0; // more replicas do not make a request faster
+        e.fit_reason = fmt::format("latency {} ms at batch {} is above the {} ms target",
+                                   format_ms(e.latency_ms),
                                    format_number(e.batch),
                                    format_number(w.latency_ms));
     } else {
@@ -236,12 +237,12 @@ void unreachable(Estimate& e,
     e.tpot_ms = best.tpot_s(1) * 1000;
     e.latency_ms = best.latency_s(1) * 1000;
     e.fit_reason = fmt::format("latency target out of reach: {} needed; best on {} is TTFT {:.1f} "
-                               "ms, TPOT {:.2f} ms, latency {:.0f} ms at batch 1 on {} GPU(s)",
+                               "ms, TPOT {:.2f} ms, latency {} ms at batch 1 on {} GPU(s)",
                                targets_text(w),
                                hw.gpu->id,
                                e.prefill_ms,
                                e.tpot_ms,
-                               e.latency_ms,
+                               format_ms(e.latency_ms),
                                best.replica.gpus);
 }
 
@@ -264,7 +265,9 @@ Estimate estimate_inference(const NormalizedWorkload& w, const Hardware& hw, con
     std::optional<Serving> chosen;
     std::optional<Serving> fastest; // the lowest batch-1 latency, for an unreachable target
     double chosen_batch = 0;
-    const int max_group = std::min(hw.gpus, 2 * hw.gpus_per_node);
+    // Tensor parallelism across two nodes only over RDMA: its per-layer all-reduces need a fast
+    // fabric (vLLM's distributed serving guide asks for InfiniBand across nodes).
+    const int max_group = std::min(hw.gpus, (hw.rdma ? 2 : 1) * hw.gpus_per_node);
     for (int tp = 1; tp <= max_group; tp *= 2) {
         const auto replica = replica_of(w, hw, a, tp, weights + kv_per_sequence);
         if (!replica || (tp > hw.gpus_per_node && fastest)) {
@@ -326,12 +329,13 @@ Estimate estimate_inference(const NormalizedWorkload& w, const Hardware& hw, con
     serving_verdict(e, w, hw);
     if (!serving.meets(batch)) { // the fixed --batch: batch 1 would meet the targets
         e.fits = false;
-        e.fit_reason = fmt::format("at batch {}: TTFT {:.1f} ms, TPOT {:.2f} ms, latency {:.0f} ms "
+        e.replicas = 0; // more replicas do not make a request faster
+        e.fit_reason = fmt::format("at batch {}: TTFT {:.1f} ms, TPOT {:.2f} ms, latency {} ms "
                                    "miss {}; a smaller --batch meets them",
                                    format_number(batch),
                                    e.prefill_ms,
                                    e.tpot_ms,
-                                   e.latency_ms,
+                                   format_ms(e.latency_ms),
                                    targets_text(w));
     }
     return e;

@@ -258,8 +258,13 @@ std::string format_ms(double ms) {
     if (!std::isfinite(ms) || ms >= 9.95 || ms <= 0) {
         return fmt::format("{:.0f}", ms);
     }
-    const int decimals = 1 - static_cast<int>(std::floor(std::log10(ms)));
-    return fmt::format("{:.{}f}", ms, decimals);
+    // Two significant digits of the value once rounded to them (0.996 is "1.0", not "1.00").
+    const auto decimals = [](double x) {
+        return 1 - static_cast<int>(std::floor(std::log10(x)));
+    };
+    const double scale = std::pow(10.0, decimals(ms));
+    const double rounded = std::round(ms * scale) / scale;
+    return fmt::format("{:.{}f}", rounded, decimals(rounded));
 }
 
 } // namespace gpuadvisor

@@ -17,6 +17,8 @@ WORKLOADS = [
     ["finetune", "--model", "llama-2-13b", "--method", "lora", "--tokens", "200M"],
     ["inference", "--model", "llama-2-13b", "--qps", "20", "--latency-ms", "4000"],
     ["hpc", "--fp64-tflops", "40", "--memory-gb", "200"],
+    ["graphics", "--sessions", "40", "--memory-per-session-gb", "6"],
+    ["graphics", "--sessions", "40", "--memory-per-session-gb", "6", "--byo-vgpu"],
 ]
 TYPES_PER_WORKLOAD = 6
 

@@ -504,6 +504,10 @@ TEST_CASE("graphics: desktops only where the GPU or the provider's vGPU series a
     CHECK_FALSE(estimate(w, a10g, a()).fits);
     a10g.vgpu_series = 'Q'; // AWS sells g5 with RTX Virtual Workstation drivers
     CHECK(estimate(w, a10g, a()).fits);
+    in.byo_vgpu = true; // no Q profile of an A10G to split it into: still one desktop each
+    const Estimate own = estimate(must_normalize(in), a10g, a());
+    CHECK(own.fits);
+    CHECK(own.sessions_per_gpu == 1);
 }
 
 TEST_CASE("the scaling diagnostic: ratio = speedup / GPU multiple, warn below 0.8") {
@@ -677,6 +681,7 @@ TEST_CASE("a CNN latency no GPU meets at batch 1 is out of reach, not a count to
     const Estimate fixed = estimate(must_normalize(in), node("T4", 1), a());
     CHECK_FALSE(fixed.fits);
     CHECK_FALSE(fixed.latency_out_of_reach);
+    CHECK(fixed.replicas == 0); // still no count to add: the count search stops at one
 }
 
 TEST_CASE("a CNN batch that does not fit is told to shrink, not to recompute") {
@@ -718,12 +723,48 @@ TEST_CASE("mixed precision trains ResNet-50 about 2x faster than TF32 on an A100
 
 TEST_CASE("interleaving model chunks cuts the pipeline bubble: GPT-3 on 11,616 H100") {
     Workload in = training("gpt-3-175b", 1.23e9);
-    std::string basis; // nodes as the catalog's H100 instance types: 3,200 Gbps EFA
+    in.precision = Precision::fp8; // as the MLPerf submission ran
+    std::string basis;             // nodes as the catalog's H100 instance types: 3,200 Gbps EFA
     const Hardware hw = hardware_for_gpu(builtin_catalog(), gpu("H100-80GB"), 11616, basis);
     const Estimate e = estimate(must_normalize(in), hw, a());
     REQUIRE(e.fits);
     CHECK(e.pipeline_parallel > 1);
     REQUIRE(e.virtual_stages > 1);
-    // Each stage's layers split evenly into the chunks, as Megatron-LM requires.
-    CHECK(96 % (e.pipeline_parallel * e.virtual_stages) == 0);
+    CHECK_THAT(e.fit_reason, Catch::Matchers::Contains("(interleaved, "));
+    // MLPerf Training v4.0 took 0.0574 h; with plain 1F1B only, the estimate was 0.095 h.
+    CHECK(e.hours < 0.0574 * 1.4);
+}
+
+TEST_CASE("serving splits a model over two nodes only over RDMA, and pays for the all-reduces") {
+    Workload in;
+    in.kind = WorkloadKind::inference;
+    in.model = "llama-2-13b"; // 29 GB with one sequence: more than one L4 holds
+    in.qps = 1;
+    const NormalizedWorkload w = must_normalize(in);
+    Hardware per_node = node("L4", 1, true, 100); // 100 Gbps RDMA between one-GPU nodes
+    per_node.gpus_per_node = 1;
+    per_node.nvlink = false;
+    std::map<int, Estimate> estimates;
+    const auto run = [&](int n) -> const Estimate& {
+        auto [at, added] = estimates.try_emplace(n);
+        if (added) {
+            Hardware hw = per_node;
+            hw.gpus = n;
+            at->second = estimate(w, hw, a());
+        }
+        return at->second;
+    };
+    const CountSearch rdma = search_counts(w, 1, 64, run);
+    REQUIRE_FALSE(rdma.counts.empty()); // found from the estimate on two units, not one
+    CHECK(rdma.counts.front() >= 2);
+    CHECK(estimates.at(rdma.counts.front()).gpus_per_replica == 2);
+    Hardware two_in_one_node = node("L4", 2);
+    two_in_one_node.nvlink = false; // PCIe inside a node is faster than 100 Gbps between nodes
+    CHECK(estimates.at(2).tpot_ms > estimate(w, two_in_one_node, a()).tpot_ms);
+    estimates.clear();
+    per_node.rdma = false; // over TCP: no tensor parallelism across nodes
+    const CountSearch tcp = search_counts(w, 1, 64, run);
+    CHECK(tcp.counts.empty());
+    REQUIRE(tcp.why != nullptr);
+    CHECK_THAT(tcp.why->fit_reason, Catch::Matchers::Contains("does not fit"));
 }

@@ -110,6 +110,8 @@ TEST_CASE("milliseconds print whole from 10 up, else to 2 significant digits") {
     CHECK(format_ms(9.58) == "9.6");
     CHECK(format_ms(2.517) == "2.5");
     CHECK(format_ms(0.165) == "0.17"); // not "0 ms" for a fast model
+    CHECK(format_ms(0.996) == "1.0");  // two digits after rounding, not "1.00"
+    CHECK(format_ms(0.0996) == "0.10");
 }
 
 TEST_CASE("dates are ISO calendar dates") {
