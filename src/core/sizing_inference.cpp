@@ -297,6 +297,11 @@ Estimate estimate_inference(const NormalizedWorkload& w, const Hardware& hw, con
                                    (weights + kv_per_sequence) / k_gb,
                                    max_group,
                                    format_number(hw.gpu->memory_gb));
+        if (bytes_per_value(w.precision) >= 2) {
+            // Weight-only quantisation is the usual way to serve a model on smaller GPUs.
+            e.fit_reason += fmt::format("; int8 weights would take {:.1f} GB (--precision int8)",
+                                        weights / bytes_per_value(w.precision) / k_gb);
+        }
         return e;
     }
     if (!chosen) {

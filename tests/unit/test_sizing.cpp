@@ -767,4 +767,6 @@ TEST_CASE("serving splits a model over two nodes only over RDMA, and pays for th
     CHECK(tcp.counts.empty());
     REQUIRE(tcp.why != nullptr);
     CHECK_THAT(tcp.why->fit_reason, Catch::Matchers::Contains("does not fit"));
+    // ... and says what weight-only quantisation would leave: 13B in int8 is about 14 GB.
+    CHECK_THAT(tcp.why->fit_reason, Catch::Matchers::Contains("int8 weights would take 14.3 GB"));
 }
