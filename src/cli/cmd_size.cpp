@@ -49,6 +49,12 @@ struct Options {
 // The most GPUs `size` looks at when it chooses a count.
 constexpr int k_size_max_gpus = 4096;
 
+struct Sized {
+    int units = 0; // instances, or GPUs
+    Hardware hardware;
+    Estimate estimate;
+};
+
 // The estimate on `count` units, memoised: the count search asks for some counts twice.
 class EstimatesByCount {
   public:
@@ -61,17 +67,12 @@ class EstimatesByCount {
         }
         return at->second;
     }
-    Hardware hardware(int count) const { return m_hardware(count); }
+    Sized at(int count) { return {count, m_hardware(count), (*this)(count)}; }
 
   private:
     const NormalizedWorkload& m_w;
     std::function<Hardware(int)> m_hardware;
     std::map<int, Estimate> m_by_count;
-};
-
-struct Sized {
-    Hardware hardware;
-    Estimate estimate;
 };
 
 // The count `recommend` would start from: the fewest units that meet the deadline (that run
@@ -83,12 +84,14 @@ Sized chosen_count(const NormalizedWorkload& w,
     const int cap = std::max(1, static_cast<int>(k_size_max_gpus / gpus_per_unit));
     const CountSearch search = search_counts(w, gpus_per_unit, cap, std::ref(on));
     if (!search.counts.empty()) {
-        return {on.hardware(search.deadline_count), on(search.deadline_count)};
+        return on.at(search.deadline_count);
     }
     if (search.why != nullptr) {
-        return {on.hardware(std::max(1, search.rejected_at)), *search.why};
+        Sized none = on.at(std::max(1, search.rejected_at));
+        none.estimate = *search.why;
+        return none;
     }
-    Sized over{on.hardware(cap), on(cap)};
+    Sized over = on.at(cap);
     over.estimate.fits = false;
     over.estimate.fit_reason = fmt::format("needs {} {}, more than the {} GPUs (or vGPU slices) "
                                            "size looks at",
@@ -111,7 +114,7 @@ Sized fewest_in_node(const NormalizedWorkload& w,
     for (int gpus = 1; gpus < per_node; ++gpus) {
         const Estimate& e = on_gpus(gpus);
         if (e.fits && (!node_in_time || in_time(e))) {
-            return {on_gpus.hardware(gpus), e};
+            return on_gpus.at(gpus);
         }
     }
     return node;
@@ -148,15 +151,11 @@ std::optional<Sized> sized_on_named_hardware(const Options& o,
         EstimatesByCount on(w, [&](int n) { return hardware_of(instance, gpu, n); });
         const Sized sized =
             o.instances > 0
-                ? Sized{on.hardware(static_cast<int>(o.instances)),
-                        on(static_cast<int>(o.instances))}
+                ? on.at(static_cast<int>(o.instances))
                 : chosen_count(w, instance.gpu_count < 1 ? 1 : instance.gpu_count, on, "instances");
         const Hardware& hw = sized.hardware;
-        const int count = instance.gpu_count < 1
-                              ? hw.gpus
-                              : static_cast<int>(std::lround(hw.gpus / instance.gpu_count));
         notes.push_back(fmt::format("hardware: {} x {} ({} {}): {} GPUs, {} Gbps{}{}",
-                                    count,
+                                    sized.units,
                                     instance.id,
                                     instance.provider,
                                     gpus_label(instance),
@@ -182,8 +181,10 @@ std::optional<Sized> sized_on_named_hardware(const Options& o,
         return std::nullopt;
     }
     const Gpu& gpu = *matches[0];
-    std::string basis; // the node the GPUs are taken in, the same for every count
-    hardware_for_gpu(catalog, gpu, 1, basis);
+    // The node the GPUs are taken in and why, the same for every count (asked for on more GPUs
+    // than a node holds, to get a whole one).
+    std::string basis;
+    const int per_node = hardware_for_gpu(catalog, gpu, k_size_max_gpus, basis).gpus_per_node;
     const auto gpus_of = [&catalog, &gpu](int n) {
         std::string same_basis;
         return hardware_for_gpu(catalog, gpu, n, same_basis);
@@ -191,10 +192,9 @@ std::optional<Sized> sized_on_named_hardware(const Options& o,
     EstimatesByCount on_gpus(w, gpus_of);
     Sized sized;
     if (o.gpus > 0) {
-        sized = {on_gpus.hardware(static_cast<int>(o.gpus)), on_gpus(static_cast<int>(o.gpus))};
+        sized = on_gpus.at(static_cast<int>(o.gpus));
     } else {
         // Whole nodes first; within one node, single GPUs.
-        const int per_node = on_gpus.hardware(k_size_max_gpus).gpus_per_node;
         EstimatesByCount on_nodes(w, [&](int n) { return gpus_of(n * per_node); });
         sized = chosen_count(w, per_node, on_nodes, "nodes");
         if (sized.estimate.fits && sized.hardware.gpus == per_node) {

@@ -52,7 +52,7 @@ Json estimate_json(const Candidate& c, const NormalizedWorkload& w) {
         json["throughput"] = {{"output_tokens_per_s", round3(e.tokens_per_s * e.replicas)},
                               {"qps", round3(e.qps_per_replica * e.replicas)}};
         json["latency_ms"] = round3(e.latency_ms);
-        if (w.model.is_transformer() && w.model.architecture != ModelArchitecture::encoder) {
+        if (w.model.generates_tokens()) {
             json["ttft_ms"] = round3(e.prefill_ms);
             json["tpot_ms"] = round3(e.tpot_ms);
         }

@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <tuple>
+#include <utility>
 
 namespace gpuadvisor {
 
@@ -375,33 +376,41 @@ bool all_finite(const Estimate& e) {
     return e.replicas <= k_max_count;
 }
 
-} // namespace
-
-Estimate estimate(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a) {
+// The precision a GPU runs instead of the one the workload names, and a note saying why;
+// nullopt when it runs the one named.
+std::optional<std::pair<Precision, std::string>> precision_run_instead(const NormalizedWorkload& w,
+                                                                       const Gpu& gpu) {
     // bf16 is a default, not a demand: a GPU without it (T4, V100) runs fp16, the same bytes.
     const bool uses_precision = w.kind != WorkloadKind::graphics && w.kind != WorkloadKind::hpc;
     if (uses_precision && !w.precision_given && w.precision == Precision::bf16 &&
-        hw.gpu != nullptr && !(peak_tflops(*hw.gpu, Precision::bf16) > 0) &&
-        peak_tflops(*hw.gpu, Precision::fp16) > 0) {
-        NormalizedWorkload fp16 = w;
-        fp16.precision = Precision::fp16;
-        Estimate e = estimate(fp16, hw, a);
-        e.notes.push_back(fmt::format(
-            "{} has no bf16: estimated in fp16 (the same bytes per value)", hw.gpu->id));
-        return e;
+        !(peak_tflops(gpu, Precision::bf16) > 0) && peak_tflops(gpu, Precision::fp16) > 0) {
+        return std::pair(
+            Precision::fp16,
+            fmt::format("{} has no bf16: estimated in fp16 (the same bytes per value)", gpu.id));
     }
     // Convolutions in FP32 run on TF32 tensor cores where an NVIDIA GPU has them: the PyTorch
     // and TensorFlow default (torch.backends.cudnn.allow_tf32) since Ampere.
     if (is_finite_work(w.kind) && w.model.architecture == ModelArchitecture::cnn &&
-        w.precision == Precision::fp32 && hw.gpu != nullptr && hw.gpu->vendor == "nvidia" &&
-        hw.gpu->tf32_tflops.has_value()) {
-        NormalizedWorkload tf32 = w;
-        tf32.precision = Precision::tf32;
-        Estimate e = estimate(tf32, hw, a);
-        e.notes.push_back(fmt::format("fp32 convolutions run on {}'s TF32 tensor cores (the "
-                                      "PyTorch and TensorFlow default): estimated in tf32",
-                                      hw.gpu->id));
-        return e;
+        w.precision == Precision::fp32 && gpu.vendor == "nvidia" && gpu.tf32_tflops.has_value()) {
+        return std::pair(Precision::tf32,
+                         fmt::format("fp32 convolutions run on {}'s TF32 tensor cores (the PyTorch "
+                                     "and TensorFlow default): estimated in tf32",
+                                     gpu.id));
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+Estimate estimate(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a) {
+    if (hw.gpu != nullptr) {
+        if (auto instead = precision_run_instead(w, *hw.gpu)) {
+            NormalizedWorkload run = w;
+            run.precision = instead->first;
+            Estimate e = estimate(run, hw, a);
+            e.notes.push_back(std::move(instead->second));
+            return e;
+        }
     }
     Estimate e = estimate_kind(w, hw, a);
     if (!all_finite(e)) {

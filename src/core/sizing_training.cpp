@@ -228,17 +228,15 @@ std::optional<Layout> choose_layout(const NormalizedWorkload& w,
                 l.cnn_batch = w.model.is_transformer() ? 0 : cnn_batch(w, a);
                 l.memory_per_gpu_bytes =
                     state_bytes + layout_activation_bytes(w, a, l.recompute_share, l, micro);
-                // Interleaved chunks: the layers split evenly into p x v, and at least p
-                // micro-batches to fill the schedule, as Megatron-LM requires.
-                for (int v = 1; v == 1 || (layers % (pp * v) == 0 && micro >= pp); v *= 2) {
+                // Interleaved chunks (with pipelining): the layers split evenly into p x v, and
+                // at least p micro-batches to fill the schedule, as Megatron-LM requires.
+                for (int v = 1; v == 1 || (pp > 1 && layers % (pp * v) == 0 && micro >= pp);
+                     v *= 2) {
                     l.virtual_stages = v;
                     time_layout(w, hw, work, a, l);
                     if (!best ||
                         l.step_seconds * l.steps < best->step_seconds * best->steps * 0.999) {
                         best = l;
-                    }
-                    if (pp == 1) {
-                        break;
                     }
                 }
             }

@@ -150,18 +150,11 @@ std::optional<Comparison> compare_training(const Run& run) {
         const double published = run.gpu_hours ? *run.gpu_hours : *run.wall_hours * gpus;
         return Comparison{run.id, "GPU-hours", published, e.gpu_hours, basis, run.fitted};
     }
-    if (run.samples_per_second) {
+    if (const auto per_second =
+            run.samples_per_second ? run.samples_per_second : run.tokens_per_second) {
         return Comparison{run.id,
-                          "trained samples/s",
-                          *run.samples_per_second,
-                          tokens / (e.hours * 3600),
-                          basis,
-                          run.fitted};
-    }
-    if (run.tokens_per_second) {
-        return Comparison{run.id,
-                          "trained tokens/s",
-                          *run.tokens_per_second,
+                          run.samples_per_second ? "trained samples/s" : "trained tokens/s",
+                          *per_second,
                           tokens / (e.hours * 3600),
                           basis,
                           run.fitted};
