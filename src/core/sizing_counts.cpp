@@ -8,8 +8,11 @@ namespace gpuadvisor {
 
 namespace {
 
-// The fewest units from `from` up to `cap` for which `good` holds, assuming it holds from
-// some count on: steps of one, then doubling, then bisection back; nullopt if not even `cap`.
+// The fewest units from `from` up to `cap` for which `good` holds: steps of one, then doubling
+// until it holds, then every count between the last miss and there, in order; nullopt if not
+// even `cap`. Every count of the last step is tried, not a bisection: time is not monotonic in
+// the count (a count with a better layout beats the next one up), and the steps do not depend
+// on `cap` below it, so callers with different caps agree.
 template <class Good> std::optional<int> fewest(int from, int cap, Good good) {
     int miss = from - 1;
     int n = from;
@@ -20,9 +23,10 @@ template <class Good> std::optional<int> fewest(int from, int cap, Good good) {
         miss = n;
         n = std::min(cap, tries < 3 ? n + 1 : n * 2);
     }
-    while (n - miss > 1) {
-        const int mid = miss + (n - miss) / 2;
-        (good(mid) ? n : miss) = mid;
+    for (int between = miss + 1; between < n; ++between) {
+        if (good(between)) {
+            return between;
+        }
     }
     return n;
 }
