@@ -26,6 +26,11 @@ struct PlanConstraints {
     bool interruptible = false;
     std::string currency = "USD"; // costs compared, budget given, in this currency
     bool sort_by_time = false;
+    // What finishing a day sooner is worth, in `currency` (finite work): ranked on the total
+    // plus this much per day of wall time.
+    std::optional<double> value_per_day;
+    // A prefer rule lifts a row only among rows within this share of the best on the objective.
+    double prefer_within = 0.10;
     std::size_t top = 5;
     bool list_rejections = true; // false: rejections counted by code, not listed (no --explain)
     // Threads for the pass over the offers; 0: one per core (up to 8), one per 20,000 offers.
@@ -73,8 +78,16 @@ struct FiredRule {
     std::string note; // what it did here, in words
 };
 
+// A prefer rule the first row does not meet, and its best row (in rank order): the price of
+// following it.
+struct PreferredTier {
+    const Rule* rule = nullptr;
+    Candidate best; // its rank is its place in the whole ranking
+};
+
 struct PlanResult {
     std::vector<Candidate> recommendations; // ranked, at most `top`
+    std::vector<PreferredTier> tiers;       // the prefer rules #1 does not meet
     std::size_t feasible = 0;               // configurations that passed every check
     std::size_t considered = 0;             // configurations sized and priced
     std::vector<Rejection> rejected;        // when PlanConstraints::list_rejections

@@ -237,4 +237,55 @@ bool check_currency(const std::string& currency, std::string_view command, Io& i
     return false;
 }
 
+std::optional<Date> answer_date(std::string_view command, Io& io) {
+    const char* text = std::getenv("GPUADVISOR_TODAY");
+    if (text == nullptr) {
+        return today_utc();
+    }
+    if (const auto date = parse_date(text)) {
+        return date;
+    }
+    fail(command,
+         "usage",
+         fmt::format("GPUADVISOR_TODAY: '{}' is not a date", terminal_safe(text)),
+         "write it as YYYY-MM-DD, or unset it to use today's date",
+         k_exit_usage,
+         io);
+    return std::nullopt;
+}
+
+std::vector<std::string>
+price_freshness_warnings(std::vector<const Provenance*> prices, Date today, int max_age_days) {
+    std::sort(prices.begin(), prices.end());
+    prices.erase(std::unique(prices.begin(), prices.end()), prices.end());
+    std::size_t old = 0;
+    std::size_t unsure = 0;
+    std::optional<Date> oldest;
+    for (const Provenance* p : prices) {
+        if (today.days - p->as_of.days > max_age_days) {
+            ++old;
+            oldest = oldest ? std::min(*oldest, p->as_of) : p->as_of;
+        }
+        unsure += p->confidence == Confidence::low ? 1 : 0;
+    }
+    std::vector<std::string> warnings;
+    if (old > 0) {
+        warnings.push_back(fmt::format(
+            "{} of {} price(s) shown are over {} days old (the oldest from {}): confirm them "
+            "with the provider before buying ('catalog show INSTANCE' gives each price's "
+            "source; --max-price-age sets the limit)",
+            old,
+            prices.size(),
+            max_age_days,
+            format_date(*oldest)));
+    }
+    if (unsure > 0) {
+        warnings.push_back(fmt::format("{} of {} price(s) shown are of low confidence in the "
+                                       "catalog: confirm them with the provider before buying",
+                                       unsure,
+                                       prices.size()));
+    }
+    return warnings;
+}
+
 } // namespace gpuadvisor::cli

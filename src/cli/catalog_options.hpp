@@ -33,6 +33,17 @@ const Catalog* load_active_catalog(const GlobalOptions& global, std::string_view
 // error naming --currency and the known codes (the command exits k_exit_usage).
 bool check_currency(const std::string& currency, std::string_view command, Io& io);
 
+// The date an answer is given on (prices' ages, discounts' expiry): GPUADVISOR_TODAY
+// (YYYY-MM-DD), for answers that do not change with the day they are asked, else today's UTC
+// date. nullopt after a usage error naming the variable (the command exits k_exit_usage).
+std::optional<Date> answer_date(std::string_view command, Io& io);
+
+// What an answer should say of the prices it shows (each row's provenance, once): how many are
+// older than `max_age_days` on `today` and the oldest date; how many are of low confidence.
+// Nothing when every price is recent and sure.
+std::vector<std::string>
+price_freshness_warnings(std::vector<const Provenance*> prices, Date today, int max_age_days);
+
 // Comma-separated values of a repeatable flag: {"aws,gcp", "azure"} -> {aws, gcp, azure}.
 std::vector<std::string> split_list(const std::vector<std::string>& values);
 

@@ -35,6 +35,7 @@ struct Options {
     std::optional<double> interruptions_per_hour;
     std::optional<double> checkpoint_hours;
     std::optional<double> restart_hours;
+    int max_price_age = 365;
 };
 
 // Spot overhead from the flags, else the defaults in data/pricing.yaml.
@@ -70,6 +71,10 @@ std::optional<std::vector<PlanShare>> read_mix(const Options& o, Io& io) {
 int run(const Options& o, const GlobalOptions& global, Io& io) {
     const std::string& currency = global.currency;
     if (!check_currency(currency, "price", io)) {
+        return k_exit_usage;
+    }
+    const auto today = answer_date("price", io);
+    if (!today) {
         return k_exit_usage;
     }
     const auto catalog = load_active_catalog(global, "price", io);
@@ -141,7 +146,7 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
         }
     }
     const PricingContext context{
-        spot, builtin_pricing().rules, o.estimate_missing, catalog->discounts(), today_utc()};
+        spot, builtin_pricing().rules, o.estimate_missing, catalog->discounts(), *today};
     PriceReport report;
     report.instance = instance;
     report.usage = usage;
@@ -222,6 +227,8 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
                     k_exit_negative,
                     io);
     }
+    report.warnings =
+        price_freshness_warnings({&report.chosen->row->provenance}, *today, o.max_price_age);
     print_price(report, builtin_fx(), io);
     return k_exit_ok;
 }
@@ -290,6 +297,12 @@ void register_price(CLI::App& app, Registry registry) {
         ->check(finite_range(0, 1000));
     price->add_option("--restart-hours", o->restart_hours, "Hours to restart after an interruption")
         ->check(finite_range(0, 1000));
+    price
+        ->add_option("--max-price-age",
+                     o->max_price_age,
+                     "Warn when the price is older than this many days (default 365)")
+        ->check(whole_range(0, 36500))
+        ->type_name("DAYS");
     price->footer(
         "Examples:\n"
         "  gpuadvisor price p4d.24xlarge --region us-east-1 --count 2 --months 12 --plan "

@@ -29,8 +29,23 @@ struct Options {
     bool interruptible = false;
     int top = 5;
     std::string sort = "cost";
+    std::optional<double> value_per_day;
+    double prefer_within = 10;
+    int max_price_age = 365;
     bool explain = false;
 };
+
+// Every price a row of the answer (or a tier's row) uses.
+std::vector<const Provenance*> prices_shown(const PlanResult& result) {
+    std::vector<const Provenance*> prices;
+    for (const Candidate& c : result.recommendations) {
+        prices.push_back(&c.row->provenance);
+    }
+    for (const PreferredTier& tier : result.tiers) {
+        prices.push_back(&tier.best.row->provenance);
+    }
+    return prices;
+}
 
 // The built-in rules (unless --no-default-rules) and the --rules files; nullopt after
 // printing their errors (exit 3).
@@ -88,6 +103,8 @@ constraints(const Options& o, const Catalog& catalog, const GlobalOptions& globa
     c.interruptible = o.interruptible;
     c.currency = global.currency.empty() ? "USD" : global.currency;
     c.sort_by_time = o.sort == "time";
+    c.value_per_day = o.value_per_day;
+    c.prefer_within = o.prefer_within / 100;
     c.top = static_cast<std::size_t>(o.top);
     if (c.plan == Plan::spot && !o.interruptible) {
         fail("recommend",
@@ -123,8 +140,17 @@ int run(Options o, const GlobalOptions& global, Io& io) {
         return k_exit_input;
     }
     const auto limits = constraints(o, *catalog, global, io);
-    if (!limits) {
+    const auto today = limits ? answer_date("recommend", io) : std::nullopt;
+    if (!limits || !today) {
         return k_exit_usage;
+    }
+    if (o.value_per_day && !is_finite_work(workload->kind)) {
+        return fail("recommend",
+                    "usage",
+                    "--value-per-day: a service has no finishing time to value",
+                    "use it for training or finetune; rank a service with --sort cost|time",
+                    k_exit_usage,
+                    io);
     }
     const Assumptions& assumptions = builtin_assumptions();
     const Requirements needs = requirements(*workload, assumptions);
@@ -138,17 +164,21 @@ int run(Options o, const GlobalOptions& global, Io& io) {
                      builtin_pricing().rules,
                      false,
                      catalog->discounts(),
-                     today_utc()},
+                     *today},
                     *limits};
     // Serving and desktops are replicas: one taken back does not stop the others.
     input.pricing.spot.one_job = is_finite_work(workload->kind);
     // The planner's working state is kept until the process ends and not freed then, as the
     // catalog is (load_active_catalog): the output is the last thing the process does.
     static auto* const planner_state = new std::shared_ptr<void>;
-    const PlanResult result = [&] {
+    PlanResult result = [&] {
         const TimedStage stage(io.clock, "plan");
         return plan(input, *planner_state);
     }();
+    for (std::string& warning :
+         price_freshness_warnings(prices_shown(result), *today, o.max_price_age)) {
+        result.warnings.push_back(std::move(warning));
+    }
     if (!io.quiet) {
         print_diagnostics(rule_warnings, io);
     }
@@ -193,9 +223,28 @@ void register_recommend(CLI::App& app, Registry registry) {
     cmd->add_option("--top", o->top, "Show this many (default 5)")
         ->check(whole_range(1, 1000))
         ->group("Output");
-    cmd->add_option("--sort", o->sort, "Rank by cost (default) or time, after the rules")
+    cmd->add_option("--sort", o->sort, "Rank by total cost (default) or by time (or latency)")
         ->check(one_of({"cost", "time"}))
         ->type_name("cost|time")
+        ->group("Output");
+    cmd->add_option("--value-per-day",
+                    o->value_per_day,
+                    "Training, finetune: what finishing a day sooner is worth (output currency); "
+                    "rank by total + this x days")
+        ->check(finite_range(0, 1e12))
+        ->type_name("N")
+        ->group("Output");
+    cmd->add_option("--prefer-within",
+                    o->prefer_within,
+                    "A prefer rule lifts a row only within this % of the best row (default 10)")
+        ->check(finite_range(0, 1000))
+        ->type_name("PCT")
+        ->group("Output");
+    cmd->add_option("--max-price-age",
+                    o->max_price_age,
+                    "Warn when a price shown is older than this many days (default 365)")
+        ->check(whole_range(0, 36500))
+        ->type_name("DAYS")
         ->group("Output");
     cmd->add_flag("--explain",
                   o->explain,
@@ -210,6 +259,8 @@ void register_recommend(CLI::App& app, Registry registry) {
                 "  gpuadvisor recommend graphics --sessions 40 --memory-per-session-gb 6\n"
                 "  gpuadvisor recommend training --params 70B --tokens 2T --interruptible "
                 "--pricing auto --explain\n"
+                "  gpuadvisor recommend training --model llama-2-7b --tokens 1T --value-per-day "
+                "5000\n"
                 "Exit 1 when no configuration fits; the message says which constraint bound.");
     registry.runners.push_back({cmd, [o, &global = registry.global](Io& io) {
                                     return run(*o, global, io);

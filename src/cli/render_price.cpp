@@ -85,6 +85,11 @@ Json report_json(const PriceReport& report, const FxTable& fx) {
                             {"gpu", report.instance->gpu},
                             {"gpu_count", report.instance->gpu_count}};
     document["region"] = report.chosen->row->region;
+    const Provenance& provenance = report.chosen->row->provenance;
+    document["price_as_of"] = format_date(provenance.as_of);
+    document["price_confidence"] = to_string(provenance.confidence);
+    document["price_source"] = provenance.source.str();
+    document["warnings"] = report.warnings;
     document["usage"] = {{"instances", report.usage.instances},
                          {"period_hours", report.usage.period_hours},
                          {"utilization", report.usage.utilization},
@@ -259,6 +264,14 @@ void print_notes(const Quote& quote, const PriceReport& report, const FxTable& f
         io.out << "Converted at " << terminal_safe(fx.describe(listed, report.currency)) << '\n';
     }
     print_savings(quote, report, io);
+    const Provenance& provenance = report.chosen->row->provenance;
+    io.out << fmt::format("Price as of {} ({} confidence): {}\n",
+                          format_date(provenance.as_of),
+                          to_string(provenance.confidence),
+                          terminal_safe(provenance.source.str()));
+    for (const std::string& warning : report.warnings) {
+        io.out << "Warning: " << terminal_safe(warning) << '\n';
+    }
 }
 
 // The negotiated discounts applied, and the auto-release what-if.

@@ -27,6 +27,7 @@ struct PriceReport {
     double interruptible_share = 0;
     std::vector<RegionQuote> regions;
     const RegionQuote* chosen = nullptr;
+    std::vector<std::string> warnings; // the chosen price's age and confidence
 };
 
 // Priced regions first, cheapest first (compared in USD at data/fx.yaml rates), then the rest.

@@ -106,6 +106,8 @@ Json recommendation_json(const Candidate& c, const RecommendReport& report) {
             {"cost", cost},
             {"estimate", estimate_json(c, *report.workload)},
             {"pareto", c.pareto},
+            {"price_as_of", format_date(c.row->provenance.as_of)},
+            {"price_confidence", to_string(c.row->provenance.confidence)},
             {"preferred_by", c.preferred_by},
             {"reasons", c.reasons},
             {"warnings", c.warnings},
@@ -130,6 +132,15 @@ Json document_json(const RecommendReport& report) {
     document["recommendations"] = Json::array();
     for (const Candidate& c : r.recommendations) {
         document["recommendations"].push_back(recommendation_json(c, report));
+    }
+    document["preferred_tiers"] = Json::array();
+    for (const PreferredTier& tier : r.tiers) {
+        const Candidate& first = r.recommendations.front();
+        document["preferred_tiers"].push_back(
+            {{"rule", tier.rule->id},
+             {"reason", tier.rule->reason},
+             {"recommendation", recommendation_json(tier.best, report)},
+             {"extra_cost", money_units(tier.best.total_micros - first.total_micros)}});
     }
     document["feasible"] = r.feasible;
     document["considered"] = r.considered;
@@ -165,6 +176,43 @@ std::string time_cell(const Candidate& c, const NormalizedWorkload& w) {
         return format_ms(c.estimate->latency_ms) + " ms";
     }
     return "-";
+}
+
+// The price's date; "?" after it when the catalog gives it low confidence.
+std::string price_date_cell(const Candidate& c) {
+    const Provenance& p = c.row->provenance;
+    return format_date(p.as_of) + (p.confidence == Confidence::low ? "?" : "");
+}
+
+// A prefer rule #1 does not meet: its best row and what following it costs against #1.
+std::string tier_line(const PreferredTier& tier,
+                      const Candidate& first,
+                      const NormalizedWorkload& w,
+                      const std::string& currency) {
+    const Candidate& c = tier.best;
+    const std::int64_t extra = c.total_micros - first.total_micros;
+    std::string cost = extra >= 0 ? fmt::format("{} {} more", format_cents(extra), currency)
+                                  : fmt::format("{} {} less", format_cents(-extra), currency);
+    if (first.total_micros > 0) {
+        cost +=
+            fmt::format(" ({:+.0f}%)",
+                        static_cast<double>(extra) / static_cast<double>(first.total_micros) * 100);
+    }
+    const bool has_speed = (c.hours && first.hours) || w.kind == WorkloadKind::inference;
+    const std::string speed =
+        has_speed ? fmt::format(", {} against {}", time_cell(c, w), time_cell(first, w)) : "";
+    return fmt::format("Rule {} ({}) is not met by #1; its best is #{}, {} x {} ({} {}, {}): "
+                       "{} than #1{}.",
+                       tier.rule->id,
+                       tier.rule->reason,
+                       c.rank,
+                       c.count,
+                       c.instance->id,
+                       c.instance->provider,
+                       c.row->region,
+                       c.pricing,
+                       cost,
+                       speed);
 }
 
 std::string why_cell(const Candidate& c) {
@@ -204,6 +252,7 @@ void print_table(const RecommendReport& report, Io& io) {
     if (tokens) {
         table.columns.push_back({"PER 1M OUT", Align::right});
     }
+    table.columns.push_back({"PRICED"});
     table.columns.push_back({"WHY"});
     for (const Candidate& c : r.recommendations) {
         std::vector<std::string> row{
@@ -223,12 +272,14 @@ void print_table(const RecommendReport& report, Io& io) {
             const auto micros = per_million_tokens(c, w, true);
             row.push_back(micros ? format_cents(*micros) : std::string("-"));
         }
+        row.push_back(price_date_cell(c));
         row.push_back(terminal_safe(why_cell(c)));
         table.rows.push_back(std::move(row));
     }
     if (io.format == OutputFormat::table) {
         io.out << fmt::format(
-            "{} configuration(s) fit out of {} priced; costs in {}{}.{}\n\n",
+            "{} configuration(s) fit out of {} priced; costs in {}{}.{} PRICED: the price's "
+            "date (? = low confidence).\n\n",
             r.feasible,
             r.considered,
             report.constraints->currency,
@@ -248,6 +299,14 @@ void print_explanations(const RecommendReport& report, Io& io) {
         for (const std::string& warning : c.warnings) {
             io.out << fmt::format("Warning (#{}): {}\n", c.rank, terminal_safe(warning));
         }
+    }
+    for (const PreferredTier& tier : r.tiers) {
+        io.out << "Tier: "
+               << terminal_safe(tier_line(tier,
+                                          r.recommendations.front(),
+                                          *report.workload,
+                                          report.constraints->currency))
+               << '\n';
     }
     for (const std::string& note : r.notes) {
         io.out << "Note: " << terminal_safe(note) << '\n';

@@ -592,7 +592,7 @@ PlanResult Planner::run() {
     }
     m_result.feasible = m_groups.options;
     std::vector<Group>& groups = m_groups.groups;
-    rank_groups(m_groups.best, groups, m_c.sort_by_time, m_c.top);
+    ranking().rank(m_groups.best, groups, m_c.top);
     if (is_finite_work(m_w.kind) || m_w.kind == WorkloadKind::inference) {
         // (HPC and graphics have nothing to trade against cost)
         mark_pareto(m_groups.best, groups, m_c.top);

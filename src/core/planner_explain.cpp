@@ -182,22 +182,9 @@ void Planner::explain_no_fit() {
     m_result.no_fit = fmt::format("{}", fmt::join(parts, "; "));
 }
 
-void Planner::physics_notes(const std::vector<Group>& groups) {
-    // The cheapest, the first in rank order of equals (the groups past the shown ones are in no
-    // order).
-    const auto cheaper = [&](const Group& a, const Group* b) {
-        const std::int64_t x = m_groups.best[a.best].total_micros;
-        return b == nullptr || x < m_groups.best[b->best].total_micros ||
-               (x == m_groups.best[b->best].total_micros &&
-                ranks_before(m_groups.best, a, *b, m_c.sort_by_time));
-    };
-    const Group* overall_group = nullptr;
-    for (const Group& g : groups) {
-        if (cheaper(g, overall_group)) {
-            overall_group = &g;
-        }
-    }
-    const Option* overall = overall_group ? &m_groups.best[overall_group->best] : nullptr;
+void Planner::physics_notes(std::vector<Group>& groups) {
+    const Ranking order = ranking();
+    std::vector<std::pair<const Rule*, std::size_t>> tiers; // rule, its best group
     for (const Rule* rule : m_active) {
         std::string note;
         if (rule->effect == RuleEffect::require) {
@@ -215,13 +202,12 @@ void Planner::physics_notes(const std::vector<Group>& groups) {
             for (const Group& g : groups) {
                 if (tagged[m_groups.best[g.best].tags]) {
                     ++inside;
-                    if (cheaper(g, best_group)) {
+                    if (best_group == nullptr || order.before(m_groups.best, g, *best_group)) {
                         best_group = &g;
                     }
                 }
             }
-            const Option* best_inside = best_group ? &m_groups.best[best_group->best] : nullptr;
-            if (best_inside == nullptr) {
+            if (best_group == nullptr) {
                 note = "no configuration in this tier passes the checks: the ranking follows "
                        "the sizing";
                 m_result.notes.push_back(fmt::format("Rule {} ({}) matched no configuration that "
@@ -231,15 +217,8 @@ void Planner::physics_notes(const std::vector<Group>& groups) {
                                                      rule->reason));
             } else {
                 note = fmt::format("{} configuration(s) match", inside);
-                if (overall != nullptr && overall->total_micros < best_inside->total_micros) {
-                    m_result.notes.push_back(fmt::format(
-                        "Rule {}: the cheapest configuration, {}, is outside this tier and "
-                        "costs {} against {} for the best inside it ({}).",
-                        rule->id,
-                        describe_candidate(*overall),
-                        money(overall->total_micros),
-                        money(best_inside->total_micros),
-                        describe_candidate(*best_inside)));
+                if (best_group != &groups.front()) {
+                    tiers.emplace_back(rule, static_cast<std::size_t>(best_group - groups.data()));
                 }
             }
         } else if (rule->effect == RuleEffect::warn && !rule->candidate) {
@@ -253,6 +232,32 @@ void Planner::physics_notes(const std::vector<Group>& groups) {
         }
         m_result.rules.push_back({rule, note});
     }
+    for (const auto& [rule, index] : tiers) {
+        m_result.tiers.push_back({rule, tier_row(groups, index)});
+    }
+}
+
+// A group past the first as a whole row: its regions priced, its place in the ranking and on
+// the front worked out (the groups past the shown ones are in no order and unmarked).
+Candidate Planner::tier_row(std::vector<Group>& groups, std::size_t index) {
+    Group& group = groups[index];
+    if (group.others_later) {
+        price_others(group);
+    }
+    const bool shown = index < m_c.top;
+    if (!shown && (is_finite_work(m_w.kind) || m_w.kind == WorkloadKind::inference)) {
+        group.pareto = on_pareto_front(m_groups.best, groups, group);
+    }
+    Candidate c = candidate_of(group);
+    const Ranking order = ranking();
+    c.rank =
+        shown
+            ? static_cast<int>(index + 1)
+            : 1 + static_cast<int>(std::count_if(groups.begin(), groups.end(), [&](const Group& g) {
+                  return order.before(m_groups.best, g, group);
+              }));
+    explain_candidate(c, m_w);
+    return c;
 }
 
 } // namespace gpuadvisor::planner_detail

@@ -419,13 +419,22 @@ class Planner {
         m_result.rejected_by_code[std::string(code)] += n;
     }
     void explain_no_fit();
-    void physics_notes(const std::vector<Group>& groups);
+    void physics_notes(std::vector<Group>& groups);
+    Candidate tier_row(std::vector<Group>& groups, std::size_t index);
     std::optional<std::int64_t> budget_micros() const {
         return m_w.budget ? std::optional(
                                 static_cast<std::int64_t>(*m_w.budget * Money::k_micros_per_unit))
                           : std::nullopt;
     }
     int max_instances() const { return m_c.max_instances.value_or(k_default_max_instances); }
+    Ranking ranking() const {
+        const bool finite = is_finite_work(m_w.kind);
+        return {m_c.sort_by_time,
+                finite && m_c.value_per_day ? *m_c.value_per_day * Money::k_micros_per_unit / 24
+                                            : 0.0,
+                m_c.prefer_within,
+                finite || m_w.kind == WorkloadKind::inference};
+    }
     std::string money(std::int64_t micros) const {
         const std::int64_t cents = (micros + 5'000) / 10'000; // costs are shown to the cent
         return fmt::format("{} {}", format_micros(cents * 10'000, 2), m_c.currency);

@@ -137,14 +137,78 @@ void mark_pareto(const std::vector<Option>& options,
     }
 }
 
-bool ranks_before(const std::vector<Option>& options,
-                  const Group& a,
-                  const Group& b,
-                  bool by_time) {
+bool on_pareto_front(const std::vector<Option>& options,
+                     const std::vector<Group>& groups,
+                     const Group& group) {
+    const auto key_of = [&](const Group& g) {
+        const Option& o = options[g.best];
+        return std::tuple(o.total_micros, speed_key(o), g.best);
+    };
+    const auto key = key_of(group);
+    return std::none_of(groups.begin(), groups.end(), [&](const Group& g) {
+        const auto other = key_of(g);
+        return other < key && std::get<1>(other) <= std::get<1>(key);
+    });
+}
+
+double Ranking::objective(const Option& o) const {
+    if (by_time) {
+        return speed_key(o);
+    }
+    const double cost = static_cast<double>(o.total_micros);
+    return o.hours && micros_per_hour > 0 ? cost + *o.hours * micros_per_hour : cost;
+}
+
+void Ranking::lift_preferred(const std::vector<Option>& options, std::vector<Group>& groups) const {
+    double best = std::numeric_limits<double>::infinity();
+    for (const Group& g : groups) {
+        best = std::min(best, objective(options[g.best]));
+    }
+    const double limit = best + std::abs(best) * prefer_within;
+    std::vector<Group*> lifted;
+    for (Group& g : groups) {
+        const Option& o = options[g.best];
+        g.lifted = o.score > 0 && objective(o) <= limit;
+        if (g.lifted) {
+            lifted.push_back(&g);
+        }
+    }
+    if (lifted.empty() || !trades_speed) {
+        return;
+    }
+    // Beaten on both: a group cheaper and no slower, or as cheap and faster. Sorted by cost then
+    // speed, the least speed among the groups cheaper than a cost is a prefix minimum.
+    std::vector<std::pair<std::int64_t, double>> points;
+    points.reserve(groups.size());
+    for (const Group& g : groups) {
+        points.emplace_back(options[g.best].total_micros, speed_key(options[g.best]));
+    }
+    std::sort(points.begin(), points.end());
+    std::vector<double> fastest_below(points.size() + 1, std::numeric_limits<double>::infinity());
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        fastest_below[i + 1] = std::min(fastest_below[i], points[i].second);
+    }
+    for (Group* g : lifted) {
+        const Option& o = options[g->best];
+        const double speed = speed_key(o);
+        const auto first =
+            std::lower_bound(points.begin(),
+                             points.end(),
+                             std::pair(o.total_micros, -std::numeric_limits<double>::infinity()));
+        const auto i = static_cast<std::size_t>(first - points.begin());
+        const bool beaten =
+            fastest_below[i] <= speed ||
+            (first != points.end() && first->first == o.total_micros && first->second < speed);
+        g->lifted = !beaten;
+    }
+}
+
+bool Ranking::before(const std::vector<Option>& options, const Group& a, const Group& b) const {
     const auto key = [&](const Group& g) {
         const Option& o = options[g.best];
-        return std::tuple(-o.score,
-                          by_time ? speed_key(o) : 0.0,
+        return std::tuple(!g.lifted,
+                          g.lifted ? -o.score : 0.0,
+                          objective(o),
                           o.total_micros,
                           speed_key(o),
                           std::string_view(o.instance->provider),
@@ -156,13 +220,13 @@ bool ranks_before(const std::vector<Option>& options,
     return key(a) < key(b);
 }
 
-void rank_groups(const std::vector<Option>& options,
-                 std::vector<Group>& groups,
-                 bool by_time,
-                 std::size_t top) {
+void Ranking::rank(const std::vector<Option>& options,
+                   std::vector<Group>& groups,
+                   std::size_t top) const {
+    lift_preferred(options, groups);
     const auto shown = groups.begin() + static_cast<std::ptrdiff_t>(std::min(top, groups.size()));
     std::partial_sort(groups.begin(), shown, groups.end(), [&](const Group& a, const Group& b) {
-        return ranks_before(options, a, b, by_time);
+        return before(options, a, b);
     });
 }
 

@@ -54,6 +54,9 @@ struct Group {
     bool pareto = false; // on the cost-time (or cost-latency) front
     // The other regions are not kept: priced again if the group is shown (Planner::price_others).
     bool others_later = false;
+    // A prefer rule lifts it: it matches one, is within the tolerance of the best on the
+    // objective, and no group beats it on both cost and speed (Ranking::lift_preferred).
+    bool lifted = false;
 };
 
 // The groups of the feasible options, made as the pass goes: one per (instance type, count,
@@ -108,19 +111,37 @@ struct Groups {
 // the pricings' names in text order: groups order by name, and integers compare faster.
 std::uint8_t pricing_name_rank(std::size_t pricing_index);
 
+// Whether no group before `group` in the order (cost, speed, place in the pass) is as fast:
+// mark_pareto's mark, for one group.
+bool on_pareto_front(const std::vector<Option>& options,
+                     const std::vector<Group>& groups,
+                     const Group& group);
+
 // Marks which of the first `shown` groups no other beats on both cost and time (finite work)
 // or cost and latency (serving); of groups equal in both, the first in the pass. The others'
 // marks are left as they are (nothing reads them).
 void mark_pareto(const std::vector<Option>& options, std::vector<Group>& groups, std::size_t shown);
 
-// Rule-preferred first (higher score), then by total cost (or time), with full tie-breakers:
-// no two groups rank equal.
-bool ranks_before(const std::vector<Option>& options, const Group& a, const Group& b, bool by_time);
-// The first `top` groups in rank order; the rest after them in no particular order.
-void rank_groups(const std::vector<Option>& options,
-                 std::vector<Group>& groups,
-                 bool by_time,
-                 std::size_t top);
+// How groups are ranked (docs/recommend.md, "How they are ranked"): by the user's objective,
+// with the rows a prefer rule lifts first.
+struct Ranking {
+    bool by_time = false;        // --sort time: time (or latency), then cost
+    double micros_per_hour = 0;  // --value-per-day: cost + hours x this (finite work)
+    double prefer_within = 0.10; // a prefer rule lifts rows within this share of the best
+    bool trades_speed = false;   // finite work and serving: cost against time or latency
+
+    // The figure ranked on: total cost (micro-units), time or latency, or cost plus time's value.
+    double objective(const Option& o) const;
+    // Marks which groups a prefer rule lifts: matched (score > 0), within prefer_within of the
+    // best objective, and (where speed trades against cost) beaten on both by no group.
+    void lift_preferred(const std::vector<Option>& options, std::vector<Group>& groups) const;
+    // Lifted first (higher score), then by objective, cost and speed, with full tie-breakers: no
+    // two groups rank equal.
+    bool before(const std::vector<Option>& options, const Group& a, const Group& b) const;
+    // Lifts, then puts the first `top` groups in rank order; the rest after them in no order.
+    void
+    rank(const std::vector<Option>& options, std::vector<Group>& groups, std::size_t top) const;
+};
 
 // One line per reason a candidate was chosen: fit, time or throughput, rules, plan.
 void explain_candidate(Candidate& candidate, const NormalizedWorkload& workload);

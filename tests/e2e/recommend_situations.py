@@ -6,7 +6,8 @@ usage: recommend_situations.py BINARY SCHEMA
 For each situation the built-in catalog and rules are used, and the test asserts:
 - the output is valid against docs/schema/recommend.schema.json;
 - the ranking follows the documents' matrix (the top recommendation is preferred by the
-  rule the situation should fire), or the notes say in words why not;
+  rule the situation should fire), or a tier line gives the rule's best row and what following
+  it costs, or the notes say in words why not;
 - every shown cost equals what `gpuadvisor price` charges for the same instance, region,
   count, plan and hours (the cost module), to the cent.
 Needs python3-jsonschema (>= 4.0).
@@ -49,9 +50,14 @@ def price_total(binary, rec, doc):
 
 
 def follows_matrix(doc, rule_id):
-    """True when the top recommendation is preferred by the rule, or a note explains."""
+    """True when the top recommendation is preferred by the rule, or the answer shows the
+    rule's best row and what following it costs (a tier line), or a note says why not."""
     recs = doc["recommendations"]
     if recs and rule_id in recs[0]["preferred_by"]:
+        return True
+    tiers = [t for t in doc["preferred_tiers"] if t["rule"] == rule_id]
+    if tiers and recs and tiers[0]["recommendation"]["cost"]["total"] >= \
+            recs[0]["cost"]["total"]:
         return True
     return any(rule_id in note for note in doc["notes"])
 

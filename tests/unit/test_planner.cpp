@@ -260,9 +260,72 @@ rules:
 )");
     const PlanResult r = run(s);
     REQUIRE_FALSE(r.recommendations.empty());
-    CHECK(r.recommendations.front().row->region == "eu-west-1"); // dearer, but preferred
-    CHECK(r.recommendations.front().preferred_by == std::vector<std::string>{"eu"});
-    CHECK(r.recommendations.front().also_in.empty());
+    // us-east-1 at the same count is as fast and cheaper: a prefer rule does not lift a row
+    // another beats on both, so the rule's row is its tier's line, kept apart from the others.
+    CHECK(r.recommendations.front().row->region != "eu-west-1");
+    REQUIRE(r.tiers.size() == 1);
+    const Candidate& tier = r.tiers.front().best;
+    CHECK(tier.row->region == "eu-west-1");
+    CHECK(tier.preferred_by == std::vector<std::string>{"eu"});
+    CHECK(tier.also_in.empty());
+    CHECK(tier.rank > 1);
+    CHECK(tier.total_micros > r.recommendations.front().total_micros);
+    if (tier.rank <= static_cast<int>(r.recommendations.size())) { // its rank is its place
+        CHECK(r.recommendations[static_cast<std::size_t>(tier.rank - 1)].row->region ==
+              "eu-west-1");
+    }
+}
+
+TEST_CASE("planner: ranking by the objective, prefer rules lifting only near the best") {
+    InstanceType instance;
+    instance.provider = "p";
+    instance.id = "t";
+    PriceRow row;
+    row.region = "r";
+    const auto option = [&](std::int64_t cost, double hours, double score, int count) {
+        Option o;
+        o.instance = &instance;
+        o.row = &row;
+        o.count = count; // (a tie-breaker only)
+        o.total_micros = cost;
+        o.hours = hours;
+        o.score = score;
+        return o;
+    };
+    const std::vector<Option> options{
+        option(100, 10, 0, 1), // A: the cheapest
+        option(105, 5, 1, 2),  // B: preferred, within 10%, beaten by none on both
+        option(108, 12, 1, 3), // C: preferred, within 10%, but A is cheaper and faster
+        option(150, 1, 1, 4),  // D: preferred, the fastest, 50% over the cheapest
+    };
+    const auto order = [&](const Ranking& ranking) {
+        std::vector<Group> groups;
+        for (std::size_t i = 0; i < options.size(); ++i) {
+            groups.push_back({i, 0, 0, false, false});
+        }
+        ranking.rank(options, groups, groups.size());
+        std::string names;
+        for (const Group& g : groups) {
+            names += static_cast<char>('A' + g.best);
+        }
+        return names;
+    };
+    Ranking ranking;
+    ranking.trades_speed = true;
+    CHECK(order(ranking) == "BACD");
+    ranking.prefer_within = 0.01;
+    CHECK(order(ranking) == "ABCD");
+    ranking.prefer_within = 1.0; // D within 100%: lifted too, after B (same score, dearer)
+    CHECK(order(ranking) == "BDAC");
+    ranking.prefer_within = 0.10;
+    ranking.by_time = true;
+    CHECK(order(ranking) == "DBAC");
+    ranking.by_time = false;
+    ranking.micros_per_hour = 2; // A 120, B 115, C 132, D 152
+    CHECK(order(ranking) == "BACD");
+    ranking.micros_per_hour = 0;
+    ranking.trades_speed = false; // nothing traded against cost: C is lifted too
+    CHECK(order(ranking) == "BCAD");
 }
 
 TEST_CASE("planner: a tiny job is billed at least 0.001 h, never 0") {
