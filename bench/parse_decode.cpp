@@ -4,8 +4,8 @@
 //   cmake --build build --target gpuadvisor_parse_decode
 //   build/gpuadvisor_parse_decode FILE   (a catalog file that decodes clean on its own, such
 //                                         as a bench/gen_catalog.py file)
-#include "catalog_decode.hpp"
-#include "yaml_reader.hpp"
+#include "catalog/catalog_decode.hpp"
+#include "yaml/yaml_reader.hpp"
 
 #include <algorithm>
 #include <chrono>

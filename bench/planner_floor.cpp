@@ -11,8 +11,8 @@
 // pass 41 times on N threads (default 2) and prints the first pass (the rows not yet in the
 // processor's caches, as for the planner), then the other 40's median, quickest and slowest.
 #include "gpuadvisor/catalog_io.hpp"
-#include "helper_thread.hpp"
-#include "planner_internal.hpp"
+#include "planner/planner_internal.hpp"
+#include "util/helper_thread.hpp"
 
 #include <algorithm>
 #include <array>

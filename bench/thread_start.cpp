@@ -1,10 +1,10 @@
 // How late a helper thread starts when its parent is busy: std::thread against HelperThread
-// (src/core/helper_thread.hpp, which starts it on another CPU). Each round lets the CPUs go
+// (src/core/util/helper_thread.hpp, which starts it on another CPU). Each round lets the CPUs go
 // idle, keeps this thread busy for 5 ms, starts a thread that notes the time it begins, and
 // keeps busy 6 ms more (as the catalog decode and the planner's pass do).
 //   cmake --build build --target gpuadvisor_thread_start && build/gpuadvisor_thread_start
 // Prints the median, 90th percentile and largest delay of 41 rounds for each.
-#include "helper_thread.hpp"
+#include "util/helper_thread.hpp"
 
 #include <algorithm>
 #include <atomic>

@@ -11,7 +11,7 @@
 #include "gpuadvisor/sizing.hpp"
 #include "gpuadvisor/tco.hpp"
 #include "gpuadvisor/workload.hpp"
-#include "yaml_reader.hpp"
+#include "yaml/yaml_reader.hpp"
 
 #include <cstddef>
 #include <cstdint>

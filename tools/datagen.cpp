@@ -4,7 +4,7 @@
 //   gpuadvisor_datagen text OUTPUT.cpp KIND=PATH...    checked data files (models, assumptions,
 //                                                       fx, pricing, tco, rules), compiled as
 //                                                       parsed trees (yaml_tree_binary.hpp)
-#include "catalog_binary.hpp"
+#include "catalog/catalog_binary.hpp"
 #include "gpuadvisor/assumptions.hpp"
 #include "gpuadvisor/catalog_io.hpp"
 #include "gpuadvisor/fx.hpp"
@@ -12,8 +12,8 @@
 #include "gpuadvisor/pricing.hpp"
 #include "gpuadvisor/rules.hpp"
 #include "gpuadvisor/tco.hpp"
-#include "yaml_reader.hpp"
-#include "yaml_tree_binary.hpp"
+#include "yaml/yaml_reader.hpp"
+#include "yaml/yaml_tree_binary.hpp"
 
 #include <cstdio>
 #include <fstream>

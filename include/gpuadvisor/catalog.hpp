@@ -2,8 +2,9 @@
 // Immutable once built; indexed by id and alias.
 #pragma once
 
-#include "gpuadvisor/date.hpp"
 #include "gpuadvisor/diagnostic.hpp"
+#include "gpuadvisor/provenance.hpp"
+#include "gpuadvisor/spelling.hpp"
 #include "gpuadvisor/units.hpp"
 
 #include <map>
@@ -13,20 +14,6 @@
 #include <vector>
 
 namespace gpuadvisor {
-
-enum class Confidence { high, medium, low };
-std::string_view to_string(Confidence confidence);
-std::optional<Confidence> parse_confidence(std::string_view text);
-
-// Where a fact comes from.
-struct Provenance {
-    InternedText source;
-    Date as_of;
-    Confidence confidence = Confidence::high;
-    InternedText notes;
-
-    bool operator==(const Provenance&) const = default;
-};
 
 struct Gpu {
     std::string id;
@@ -206,8 +193,5 @@ class Catalog {
     std::vector<Discount> m_discounts;
     std::map<std::string, std::size_t, std::less<>> m_gpu_by_name; // lower-case id/alias
 };
-
-// Lower-case ASCII copy.
-std::string to_lower(std::string_view text);
 
 } // namespace gpuadvisor

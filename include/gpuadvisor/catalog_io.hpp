@@ -3,6 +3,7 @@
 
 #include "gpuadvisor/catalog.hpp"
 #include "gpuadvisor/diagnostic.hpp"
+#include "gpuadvisor/input.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -13,14 +14,6 @@
 #include <vector>
 
 namespace gpuadvisor {
-
-// Limits on every file read (RELIABILITY.md). Defaults fit the largest real catalogs.
-struct LoadLimits {
-    std::size_t max_file_bytes = 64u << 20; // 64 MiB
-    std::size_t max_depth = 64;
-    std::size_t max_nodes = 8'000'000;
-    std::size_t max_scalar_bytes = 4096;
-};
 
 // The built-in catalog: data/catalog/ as parsed and checked at build time.
 const Catalog& builtin_catalog();
@@ -85,12 +78,6 @@ CatalogLoad load_catalog_over(const Catalog* base,
 // left out, with a warning in `diagnostics` if given.
 std::vector<std::string> list_catalog_files(const std::vector<std::string>& paths,
                                             Diagnostics* diagnostics = nullptr);
-
-// A file already in memory: its name for diagnostics, and its bytes.
-struct NamedText {
-    std::string name;
-    std::string text;
-};
 
 // The same pipeline over texts in overlay order (for tests, fuzzing, the built-in catalog).
 CatalogLoad load_catalog_texts(std::span<const NamedText> texts,

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "gpuadvisor/catalog.hpp"
-#include "gpuadvisor/catalog_io.hpp"
 #include "gpuadvisor/diagnostic.hpp"
+#include "gpuadvisor/input.hpp"
 
 #include <map>
 #include <optional>

@@ -1,4 +1,4 @@
-// Did-you-mean: the known names nearest a misspelt one.
+// Did-you-mean: the known names nearest a misspelt one; case folding.
 #pragma once
 
 #include <string>
@@ -6,6 +6,9 @@
 #include <vector>
 
 namespace gpuadvisor {
+
+// Lower-case ASCII copy.
+std::string to_lower(std::string_view text);
 
 // Edit distance (insertions, deletions, substitutions, adjacent swaps), case-insensitive.
 std::size_t edit_distance(std::string_view a, std::string_view b);

@@ -2,8 +2,8 @@
 // catalog and a cache folder beside them, and how to compare two loads.
 #pragma once
 
-#include "catalog_binary.hpp"
-#include "catalog_cache.hpp"
+#include "catalog/catalog_binary.hpp"
+#include "catalog/catalog_cache.hpp"
 #include "test_helpers.hpp"
 
 #include <catch2/catch.hpp>

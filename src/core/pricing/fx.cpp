@@ -1,0 +1,223 @@
+#include "gpuadvisor/fx.hpp"
+
+#include "pricing/pricing_documents.hpp"
+#include "yaml/schema.hpp"
+#include "yaml/yaml_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cmath>
+
+namespace gpuadvisor {
+
+FxTable::FxTable(std::vector<FxRate> rates) : m_rates(std::move(rates)) {
+    if (find("USD") == nullptr) {
+        m_rates.push_back({"USD", 1, {"by definition", {}, Confidence::high, {}}});
+    }
+}
+
+const FxRate* FxTable::find(std::string_view currency) const {
+    for (const FxRate& rate : m_rates) {
+        if (rate.currency == currency) {
+            return &rate;
+        }
+    }
+    return nullptr;
+}
+
+std::optional<std::int64_t>
+FxTable::convert(std::int64_t micros, std::string_view from, std::string_view to) const {
+    if (from == to) {
+        return micros;
+    }
+    const FxRate* source = find(from);
+    const FxRate* target = find(to);
+    if (source == nullptr || target == nullptr) {
+        return std::nullopt;
+    }
+    return convert(micros, *source, *target);
+}
+
+std::optional<std::int64_t>
+FxTable::convert(std::int64_t micros, const FxRate& from, const FxRate& to) {
+    const long double converted = static_cast<long double>(micros) *
+                                  static_cast<long double>(to.per_usd) /
+                                  static_cast<long double>(from.per_usd);
+    if (!(std::fabs(converted) < 9e18L)) {
+        return std::nullopt;
+    }
+    return static_cast<std::int64_t>(std::llroundl(converted));
+}
+
+std::string FxTable::conversion_error(std::string_view what,
+                                      std::int64_t micros,
+                                      std::string_view from,
+                                      std::string_view to) const {
+    if (convert(micros, from, to)) {
+        return {};
+    }
+    if (find(from) == nullptr || find(to) == nullptr) {
+        return fmt::format("no exchange rate from {} to {} for {}", from, to, what);
+    }
+    const double units = static_cast<double>(micros) / 1e6;
+    const double rate = find(to)->per_usd / find(from)->per_usd;
+    return fmt::format("{} is {} {}, about {:.3g} {} at 1 {} = {} {}: beyond what gpuadvisor "
+                       "can count (9.2e12 currency units)",
+                       what,
+                       format_number(std::round(units * 100) / 100),
+                       from,
+                       units * rate,
+                       to,
+                       from,
+                       format_number(std::round(rate * 1e6) / 1e6),
+                       to);
+}
+
+std::string FxTable::describe(std::string_view from, std::string_view to) const {
+    const FxRate* source = find(from);
+    const FxRate* target = find(to);
+    if (source == nullptr || target == nullptr) {
+        return {};
+    }
+    // Name every dated rate used: one for a USD pair, both for a cross rate.
+    std::string dated;
+    for (const FxRate* rate : {source, target}) {
+        if (rate->currency != "USD") {
+            dated += fmt::format("{}{}: {}, {}",
+                                 dated.empty() ? "" : "; ",
+                                 rate->currency,
+                                 rate->provenance.source,
+                                 format_date(rate->provenance.as_of));
+        }
+    }
+    return fmt::format("1 {} = {} {} ({})",
+                       from,
+                       format_number(std::round(target->per_usd / source->per_usd * 1e6) / 1e6),
+                       to,
+                       dated);
+}
+
+std::vector<std::string> FxTable::currencies() const {
+    std::vector<std::string> names;
+    for (const FxRate& rate : m_rates) {
+        names.push_back(rate.currency);
+    }
+    return names;
+}
+
+std::optional<PriceRow> convert_row(const PriceRow& row, const FxTable& fx, std::string_view to) {
+    PriceRow converted = row;
+    converted.currency = to;
+    for (std::optional<std::int64_t>* price : {&converted.on_demand,
+                                               &converted.spot,
+                                               &converted.reserved_1y,
+                                               &converted.reserved_3y,
+                                               &converted.subscription_monthly}) {
+        if (*price) {
+            *price = fx.convert(**price, row.currency, to);
+            if (!*price) {
+                return std::nullopt;
+            }
+        }
+    }
+    return converted;
+}
+
+void check_currency_rates(const Catalog& catalog, const FxTable& fx, Diagnostics& diagnostics) {
+    struct Unrated {
+        std::string_view currency;
+        const PriceRow* first = nullptr;
+        std::size_t rows = 0;
+    };
+    std::vector<std::pair<std::string_view, bool>> rated; // each currency met, looked up once
+    std::vector<Unrated> unrated;
+    for (const InstanceType& instance : catalog.instances()) {
+        for (const PriceRow& row : instance.regions) {
+            const std::string_view currency = row.currency;
+            auto known = std::find_if(rated.begin(), rated.end(), [&](const auto& entry) {
+                return entry.first == currency;
+            });
+            if (known == rated.end()) {
+                known = rated.insert(rated.end(), {currency, fx.find(currency) != nullptr});
+                if (!known->second) {
+                    unrated.push_back({currency, &row, 0});
+                }
+            }
+            if (!known->second) {
+                auto entry = std::find_if(unrated.begin(), unrated.end(), [&](const Unrated& u) {
+                    return u.currency == currency;
+                });
+                ++entry->rows;
+            }
+        }
+    }
+    const std::vector<std::string> known = fx.currencies();
+    for (const Unrated& entry : unrated) {
+        diagnostics.warning(
+            entry.first->origin,
+            "no-rate",
+            fmt::format("currency: {} has no exchange rate (the rates are for {}): its {} "
+                        "offer(s) cannot be converted, compared with the others or ranked by "
+                        "recommend",
+                        entry.currency,
+                        fmt::join(known, ", "),
+                        entry.rows),
+            "price them in one of those currencies");
+    }
+}
+
+FxLoad load_fx_text(const std::string& file, std::string_view text) {
+    Diagnostics diagnostics;
+    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, diagnostics);
+    return load_fx_document(document, std::move(diagnostics));
+}
+
+FxLoad load_fx_document(const YamlDocument& document, Diagnostics diagnostics) {
+    FxLoad load;
+    load.diagnostics = std::move(diagnostics);
+    const std::string& file = document.file;
+    if (!document.root) {
+        return load;
+    }
+    FieldReader read(file, load.diagnostics);
+    static constexpr std::array<std::string_view, 3> k_top{"schema_version", "base", "rates"};
+    static constexpr std::array<std::string_view, 7> k_fields{
+        "currency", "per_usd", "period", "as_of", "source", "confidence", "notes"};
+    static constexpr std::array<std::string_view, 1> k_base{"USD"};
+    if (!read.mapping(*document.root, "", "a currency-rates file", k_top)) {
+        return load;
+    }
+    read.one_of(*document.root, "base", "", Need::required, k_base);
+    std::vector<FxRate> rates;
+    if (const auto* list = read.list(*document.root, "rates", "", Need::required)) {
+        for (std::size_t i = 0; i < list->size(); ++i) {
+            const YamlNode& node = (*list)[i];
+            const std::string path = fmt::format("rates[{}]", i);
+            if (!read.mapping(node, path, "a rate", k_fields)) {
+                continue;
+            }
+            FxRate rate;
+            rate.currency = read.text(node, "currency", path, Need::required).value_or("");
+            rate.per_usd =
+                read.number(node, "per_usd", path, Need::required, {1e-6, true, 1e7}).value_or(0);
+            rate.provenance = read.provenance(node, path);
+            read.text(node, "period", path, Need::optional);
+            if (rate.currency.size() != 3 ||
+                rate.currency.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ") !=
+                    std::string::npos) {
+                load.diagnostics.error(
+                    read.pos(node),
+                    "bad-value",
+                    fmt::format("{}.currency: '{}' is not a currency code", path, rate.currency),
+                    "write an ISO 4217 code such as CNY");
+                continue;
+            }
+            rates.push_back(std::move(rate));
+        }
+    }
+    load.table = FxTable(std::move(rates));
+    return load;
+}
+
+} // namespace gpuadvisor
