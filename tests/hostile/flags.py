@@ -33,6 +33,10 @@ FLAGS = [
     (["size", "--instance", "big.8x"], "--instances", False),
     (["recommend", "inference", "--model", "bert-base"], "--max-instances", False),
     (["recommend", "inference", "--model", "bert-base"], "--top", False),
+    (["recommend", "inference", "--model", "bert-base"], "--prefer-within", True),
+    (["recommend", "inference", "--model", "bert-base"], "--max-price-age", True),
+    (["recommend", "training", "--params", "7B", "--tokens", "1B"], "--value-per-day", True),
+    (["price", "big.8x"], "--max-price-age", True),
 ]
 # The workload flags, through `size` and `recommend` alike.
 WORKLOAD = {
@@ -72,7 +76,7 @@ BAD = ["nan", "NaN", "inf", "-inf", "abc", "-1", "1e308",
 # Count flags take digits only: a whole number written as a decimal or with an exponent is
 # refused too.
 COUNT_FLAGS = {"--count", "--baseline", "--max-age-days", "--gpus", "--instances",
-               "--max-instances", "--top"}
+               "--max-instances", "--top", "--max-price-age"}
 NOT_DIGITS = ["1.0", "1e0", "2.5e1"]
 
 

@@ -147,7 +147,7 @@ struct PlanRows {
 };
 
 // Contiguous pieces of about equal offers (`offers` in all), in catalog order: the pass's pieces
-// for its threads (planner_pass.cpp), and bench/planner_floor.cpp's.
+// for its threads (planner_pass.cpp).
 std::vector<std::span<const InstanceType>>
 pieces_of(const std::vector<InstanceType>& instances, std::size_t offers, std::size_t pieces);
 
