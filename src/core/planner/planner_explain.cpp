@@ -246,7 +246,8 @@ Candidate Planner::tier_row(std::vector<Group>& groups, std::size_t index) {
     }
     const bool shown = index < m_c.top;
     if (!shown && (is_finite_work(m_w.kind) || m_w.kind == WorkloadKind::inference)) {
-        group.pareto = on_pareto_front(m_groups.best, groups, group);
+        Group* const marked = &group;
+        mark_pareto(m_groups.best, groups, std::span(&marked, 1));
     }
     Candidate c = candidate_of(group);
     const Ranking order = ranking();

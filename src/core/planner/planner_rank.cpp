@@ -100,27 +100,26 @@ void Groups::append(Groups&& later) {
 }
 
 void mark_pareto(const std::vector<Option>& options,
-                 std::vector<Group>& groups,
-                 std::size_t shown) {
+                 const std::vector<Group>& groups,
+                 std::span<Group* const> marked) {
     // A group is on the front when every group before it in the order (cost, speed, place in
     // the pass) is slower: the front a sweep over every group in that order finds, asked of the
-    // first `shown` groups only. Their keys sorted, each group is placed among them (a binary
-    // search), noting the fastest below each; no sort of every group.
+    // marked groups only. Their keys sorted, each group is placed among them (a binary search),
+    // noting the fastest below each; no sort of every group.
     using Key = std::tuple<std::int64_t, double, std::size_t>;
     const auto key_of = [&](const Group& g) {
         const Option& o = options[g.best];
         return Key(o.total_micros, speed_key(o), g.best);
     };
-    shown = std::min(shown, groups.size());
     std::vector<std::pair<Key, Group*>> marks;
-    marks.reserve(shown);
-    for (std::size_t i = 0; i < shown; ++i) {
-        marks.emplace_back(key_of(groups[i]), &groups[i]);
+    marks.reserve(marked.size());
+    for (Group* g : marked) {
+        marks.emplace_back(key_of(*g), g);
     }
     std::sort(
         marks.begin(), marks.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     // fastest[j]: the least speed among the groups below marks[j] and not below marks[j - 1].
-    std::vector<double> fastest(shown + 1, std::numeric_limits<double>::infinity());
+    std::vector<double> fastest(marks.size() + 1, std::numeric_limits<double>::infinity());
     for (const Group& g : groups) {
         const Key key = key_of(g);
         const auto above =
@@ -131,24 +130,20 @@ void mark_pareto(const std::vector<Option>& options,
         least = std::min(least, std::get<1>(key));
     }
     double best = std::numeric_limits<double>::infinity();
-    for (std::size_t j = 0; j < shown; ++j) {
+    for (std::size_t j = 0; j < marks.size(); ++j) {
         best = std::min(best, fastest[j]);
         marks[j].second->pareto = std::get<1>(marks[j].first) < best;
     }
 }
 
-bool on_pareto_front(const std::vector<Option>& options,
-                     const std::vector<Group>& groups,
-                     const Group& group) {
-    const auto key_of = [&](const Group& g) {
-        const Option& o = options[g.best];
-        return std::tuple(o.total_micros, speed_key(o), g.best);
-    };
-    const auto key = key_of(group);
-    return std::none_of(groups.begin(), groups.end(), [&](const Group& g) {
-        const auto other = key_of(g);
-        return other < key && std::get<1>(other) <= std::get<1>(key);
-    });
+void mark_pareto(const std::vector<Option>& options,
+                 std::vector<Group>& groups,
+                 std::size_t shown) {
+    std::vector<Group*> first;
+    for (std::size_t i = 0; i < std::min(shown, groups.size()); ++i) {
+        first.push_back(&groups[i]);
+    }
+    mark_pareto(options, groups, first);
 }
 
 double Ranking::objective(const Option& o) const {
@@ -173,33 +168,11 @@ void Ranking::lift_preferred(const std::vector<Option>& options, std::vector<Gro
             lifted.push_back(&g);
         }
     }
-    if (lifted.empty() || !trades_speed) {
-        return;
-    }
-    // Beaten on both: a group cheaper and no slower, or as cheap and faster. Sorted by cost then
-    // speed, the least speed among the groups cheaper than a cost is a prefix minimum.
-    std::vector<std::pair<std::int64_t, double>> points;
-    points.reserve(groups.size());
-    for (const Group& g : groups) {
-        points.emplace_back(options[g.best].total_micros, speed_key(options[g.best]));
-    }
-    std::sort(points.begin(), points.end());
-    std::vector<double> fastest_below(points.size() + 1, std::numeric_limits<double>::infinity());
-    for (std::size_t i = 0; i < points.size(); ++i) {
-        fastest_below[i + 1] = std::min(fastest_below[i], points[i].second);
-    }
-    for (Group* g : lifted) {
-        const Option& o = options[g->best];
-        const double speed = speed_key(o);
-        const auto first =
-            std::lower_bound(points.begin(),
-                             points.end(),
-                             std::pair(o.total_micros, -std::numeric_limits<double>::infinity()));
-        const auto i = static_cast<std::size_t>(first - points.begin());
-        const bool beaten =
-            fastest_below[i] <= speed ||
-            (first != points.end() && first->first == o.total_micros && first->second < speed);
-        g->lifted = !beaten;
+    if (trades_speed) { // and beaten on both by none
+        mark_pareto(options, groups, lifted);
+        for (Group* g : lifted) {
+            g->lifted = g->pareto;
+        }
     }
 }
 

@@ -111,15 +111,13 @@ struct Groups {
 // the pricings' names in text order: groups order by name, and integers compare faster.
 std::uint8_t pricing_name_rank(std::size_t pricing_index);
 
-// Whether no group before `group` in the order (cost, speed, place in the pass) is as fast:
-// mark_pareto's mark, for one group.
-bool on_pareto_front(const std::vector<Option>& options,
-                     const std::vector<Group>& groups,
-                     const Group& group);
-
-// Marks which of the first `shown` groups no other beats on both cost and time (finite work)
-// or cost and latency (serving); of groups equal in both, the first in the pass. The others'
-// marks are left as they are (nothing reads them).
+// Marks which of `marked` (groups of `groups`) no group beats on both cost and time (finite
+// work) or cost and latency (serving); of groups equal in both, the first in the pass. Other
+// groups' marks are left as they are.
+void mark_pareto(const std::vector<Option>& options,
+                 const std::vector<Group>& groups,
+                 std::span<Group* const> marked);
+// The same for the first `shown` groups.
 void mark_pareto(const std::vector<Option>& options, std::vector<Group>& groups, std::size_t shown);
 
 // How groups are ranked (docs/recommend.md, "How they are ranked"): by the user's objective,
