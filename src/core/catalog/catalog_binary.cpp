@@ -287,19 +287,16 @@ bool read_instances(Reader& reader, std::vector<InstanceType>& instances) {
     }
     instances.resize(count);
     std::vector<char> decoded(chunks.size(), 0);
-    const auto decode = [&](std::size_t from, std::size_t step) {
-        for (std::size_t c = from; c < chunks.size(); c += step) {
-            Reader part(chunks[c], reader);
-            const std::size_t first = c * k_instances_per_chunk;
-            const std::size_t end = std::min<std::size_t>(count, first + k_instances_per_chunk);
-            for (std::size_t i = first; i < end; ++i) {
-                part(instances[i]);
-            }
-            decoded[c] = part.ok() && part.at_end() ? 1 : 0;
+    const auto decode = [&](std::size_t c, std::size_t /*thread*/) {
+        Reader part(chunks[c], reader);
+        const std::size_t first = c * k_instances_per_chunk;
+        const std::size_t end = std::min<std::size_t>(count, first + k_instances_per_chunk);
+        for (std::size_t i = first; i < end; ++i) {
+            part(instances[i]);
         }
+        decoded[c] = part.ok() && part.at_end() ? 1 : 0;
     };
-    const std::size_t threads = threads_for_shares(chunks.size());
-    run_on_threads(threads, [&decode, threads](std::size_t t) { decode(t, threads); });
+    parallel_for(chunks.size(), threads_for_shares(chunks.size()), decode);
     return std::all_of(decoded.begin(), decoded.end(), [](char ok) { return ok == 1; });
 }
 

@@ -416,15 +416,15 @@ merge_instances(std::map<std::pair<std::string, std::string>, PendingInstance>& 
     }
     std::vector<std::vector<InstanceType>> shares(threads);
     std::vector<Diagnostics> share_diagnostics(threads);
-    run_on_threads(threads, [&](std::size_t t) {
-        const std::size_t first = pending.size() * t / threads;
-        const std::size_t last = pending.size() * (t + 1) / threads;
-        shares[t].reserve(last - first);
+    parallel_for(threads, threads, [&](std::size_t share, std::size_t /*thread*/) {
+        const std::size_t first = pending.size() * share / threads;
+        const std::size_t last = pending.size() * (share + 1) / threads;
+        shares[share].reserve(last - first);
         for (std::size_t i = first; i < last; ++i) {
             auto& [instance, state] = pending[i];
             if (auto merged = merge_instance(
-                    *instance, *state, gpu_index, flawed_gpus, options, share_diagnostics[t])) {
-                shares[t].push_back(std::move(*merged));
+                    *instance, *state, gpu_index, flawed_gpus, options, share_diagnostics[share])) {
+                shares[share].push_back(std::move(*merged));
             }
         }
     });

@@ -218,7 +218,8 @@ std::vector<FileLoad> load_files(const std::vector<std::string>& files,
     // Several threads even for one file: its runs are shared.
     const std::size_t threads = threads_for(std::max<std::size_t>(to_load, 2), bytes);
     FileLoader loader(files, texts, stamps, limits, cache, threads > 1);
-    run_on_threads(threads, [&loader](std::size_t /*thread*/) { loader.work(); });
+    // The loader is its own queue: a share is one thread's turn at it, until nothing is left.
+    parallel_for(threads, threads, [&loader](std::size_t, std::size_t) { loader.work(); });
     return loader.take();
 }
 

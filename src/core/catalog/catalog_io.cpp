@@ -10,7 +10,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <exception>
 #include <filesystem>
 #include <map>
@@ -179,14 +178,11 @@ std::optional<std::vector<FileStamp>> read_stamps(const std::vector<std::string>
         bytes += error ? 0 : size;
     }
     std::vector<std::optional<FileStamp>> stamps(files.size());
-    std::atomic<std::size_t> next{0};
-    run_on_threads(threads_for(files.size(), bytes), [&](std::size_t /*thread*/) {
+    parallel_for(files.size(), threads_for(files.size(), bytes), [&](std::size_t i, std::size_t) {
         Diagnostics probe; // a file that cannot be read is reported by the usual path
-        for (std::size_t i = next++; i < files.size(); i = next++) {
-            try {
-                stamps[i] = read_stamp(files[i], limits, probe);
-            } catch (...) { // (out of memory) left unstamped: the usual path reads it
-            }
+        try {
+            stamps[i] = read_stamp(files[i], limits, probe);
+        } catch (...) { // (out of memory) left unstamped: the usual path reads it
         }
     });
     std::vector<FileStamp> result;

@@ -1,6 +1,7 @@
 #include "util/helper_thread.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <system_error>
 #include <thread>
@@ -99,30 +100,33 @@ std::size_t threads_for_shares(std::size_t shares) {
         1, std::min<std::size_t>({shares, std::thread::hardware_concurrency(), k_max_threads}));
 }
 
-void run_on_threads(std::size_t threads, const std::function<void(std::size_t)>& work) {
+void parallel_for(std::size_t shares,
+                  std::size_t threads,
+                  const std::function<void(std::size_t share, std::size_t thread)>& work) {
+    threads = std::clamp<std::size_t>(threads, 1, std::max<std::size_t>(shares, 1));
     // What each share throws (out of memory), kept: an exception must not leave a helper
     // thread, and the caller's must not leave before the helpers end.
-    std::vector<std::exception_ptr> errors(threads);
-    const auto share = [&work, &errors](std::size_t t) {
-        try {
-            work(t);
-        } catch (...) {
-            errors[t] = std::current_exception();
+    std::vector<std::exception_ptr> errors(shares);
+    std::atomic<std::size_t> next{0};
+    const auto take_shares = [&](std::size_t thread) {
+        for (std::size_t share = next++; share < shares; share = next++) {
+            try {
+                work(share, thread);
+            } catch (...) {
+                errors[share] = std::current_exception();
+            }
         }
     };
     std::vector<HelperThread> helpers;
-    helpers.reserve(threads);
-    std::size_t started = 1;
+    helpers.reserve(threads - 1);
     try {
-        for (; started < threads; ++started) {
-            helpers.emplace_back([&share, started] { share(started); });
+        while (helpers.size() + 1 < threads) {
+            helpers.emplace_back(
+                [&take_shares, thread = helpers.size() + 1] { take_shares(thread); });
         }
-    } catch (const std::system_error&) { // no more threads to be had: this one does the rest
+    } catch (const std::system_error&) { // no more threads to be had: the running ones do the rest
     }
-    for (std::size_t t = started; t < threads; ++t) {
-        share(t);
-    }
-    share(0);
+    take_shares(0);
     for (HelperThread& helper : helpers) {
         helper.join();
     }

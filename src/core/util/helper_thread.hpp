@@ -1,5 +1,6 @@
 // A thread for a share of a parallel step (the catalog decode, the planner's pass), started on
-// another CPU than the caller's where the process may use one.
+// another CPU than the caller's where the process may use one; and parallel_for, which runs a
+// step's shares on such threads.
 //
 // Linux queues a new thread on its parent's CPU and moves it to an idle one only when it next
 // balances its queues: on this project's 2-CPU machine a std::thread started while its parent
@@ -38,9 +39,14 @@ class HelperThread {
 // most 8, at most `shares`, and at least 1.
 std::size_t threads_for_shares(std::size_t shares);
 
-// Runs work(0) ... work(threads - 1) at once: work(0) on the calling thread, the others on
-// helper threads, or on the calling thread too when no more threads can be started. Returns
-// when all have ended; then rethrows what the first of them (by index) threw, if any.
-void run_on_threads(std::size_t threads, const std::function<void(std::size_t)>& work);
+// Runs work(share, thread) for every share in [0, shares), each exactly once, on up to
+// `threads` threads: the calling thread (thread 0) and helper threads (1, 2, ...), each taking
+// the next share not yet taken. `thread` indexes per-thread state; results kept per share are
+// the same whatever the number of threads. When no more threads can be started, the running
+// ones take the rest. Returns when every share has ended; then rethrows what the first share
+// (by index) that threw threw, if any.
+void parallel_for(std::size_t shares,
+                  std::size_t threads,
+                  const std::function<void(std::size_t share, std::size_t thread)>& work);
 
 } // namespace gpuadvisor
