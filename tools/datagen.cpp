@@ -2,8 +2,8 @@
 // writes it as a C++ source file, so an installed gpuadvisor needs no files beside it.
 //   gpuadvisor_datagen catalog OUTPUT.cpp PATH...      the catalog, compiled to its binary form
 //   gpuadvisor_datagen text OUTPUT.cpp KIND=PATH...    checked data files (models, assumptions,
-//                                                       fx, pricing, tco, rules), compiled as
-//                                                       parsed trees (yaml_tree_binary.hpp)
+//                                                       fx, pricing, tco, rules), compiled in as
+//                                                       their text
 #include "catalog/catalog_binary.hpp"
 #include "gpuadvisor/assumptions.hpp"
 #include "gpuadvisor/catalog_io.hpp"
@@ -12,8 +12,6 @@
 #include "gpuadvisor/pricing.hpp"
 #include "gpuadvisor/rules.hpp"
 #include "gpuadvisor/tco.hpp"
-#include "yaml/yaml_reader.hpp"
-#include "yaml/yaml_tree_binary.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -100,12 +98,7 @@ int main(int argc, char** argv) {
             if (!report(diagnostics, path)) {
                 return 1;
             }
-            // The parsed tree: the binary decodes it at start-up instead of parsing YAML.
-            gpuadvisor::Diagnostics parse_diagnostics;
-            const auto document =
-                gpuadvisor::parse_yaml(path, text, gpuadvisor::LoadLimits{}, parse_diagnostics);
-            write_function(
-                out, "builtin_" + kind + "_tree", gpuadvisor::serialize_document(document));
+            write_function(out, "builtin_" + kind + "_text", text);
         }
     }
     out << "} // namespace gpuadvisor\n";

@@ -1,6 +1,5 @@
 #include "gpuadvisor/assumptions.hpp"
 
-#include "data/data_documents.hpp"
 #include "yaml/schema.hpp"
 #include "yaml/yaml_reader.hpp"
 
@@ -34,12 +33,9 @@ double Assumptions::get(Factor factor) const {
     return value;
 }
 
-AssumptionsLoad load_assumptions_text(const std::string& file, std::string_view text) {
-    Diagnostics diagnostics;
-    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, diagnostics);
-    return load_assumptions_document(document, std::move(diagnostics));
-}
+namespace {
 
+// The file's contents, from its parsed tree; `diagnostics`: what parsing found.
 AssumptionsLoad load_assumptions_document(const YamlDocument& document, Diagnostics diagnostics) {
     AssumptionsLoad load;
     load.diagnostics = std::move(diagnostics);
@@ -76,6 +72,14 @@ AssumptionsLoad load_assumptions_document(const YamlDocument& document, Diagnost
     }
     load.assumptions = Assumptions(std::move(values));
     return load;
+}
+
+} // namespace
+
+AssumptionsLoad load_assumptions_text(const std::string& file, std::string_view text) {
+    Diagnostics diagnostics;
+    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, diagnostics);
+    return load_assumptions_document(document, std::move(diagnostics));
 }
 
 } // namespace gpuadvisor

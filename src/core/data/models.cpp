@@ -1,6 +1,5 @@
 #include "gpuadvisor/models.hpp"
 
-#include "data/data_documents.hpp"
 #include "gpuadvisor/spelling.hpp"
 #include "yaml/schema.hpp"
 #include "yaml/yaml_reader.hpp"
@@ -205,12 +204,9 @@ ModelSpec generic_transformer(double parameters) {
     return model;
 }
 
-ModelLoad load_models_text(const std::string& file, std::string_view text) {
-    Diagnostics diagnostics;
-    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, diagnostics);
-    return load_models_document(document, std::move(diagnostics));
-}
+namespace {
 
+// The file's contents, from its parsed tree; `diagnostics`: what parsing found.
 ModelLoad load_models_document(const YamlDocument& document, Diagnostics diagnostics) {
     ModelLoad load;
     load.diagnostics = std::move(diagnostics);
@@ -240,6 +236,14 @@ ModelLoad load_models_document(const YamlDocument& document, Diagnostics diagnos
     }
     load.catalog = ModelCatalog(std::move(models));
     return load;
+}
+
+} // namespace
+
+ModelLoad load_models_text(const std::string& file, std::string_view text) {
+    Diagnostics diagnostics;
+    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, diagnostics);
+    return load_models_document(document, std::move(diagnostics));
 }
 
 } // namespace gpuadvisor

@@ -1,6 +1,5 @@
 #include "gpuadvisor/fx.hpp"
 
-#include "pricing/pricing_documents.hpp"
 #include "yaml/schema.hpp"
 #include "yaml/yaml_reader.hpp"
 
@@ -167,12 +166,9 @@ void check_currency_rates(const Catalog& catalog, const FxTable& fx, Diagnostics
     }
 }
 
-FxLoad load_fx_text(const std::string& file, std::string_view text) {
-    Diagnostics diagnostics;
-    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, diagnostics);
-    return load_fx_document(document, std::move(diagnostics));
-}
+namespace {
 
+// The file's contents, from its parsed tree; `diagnostics`: what parsing found.
 FxLoad load_fx_document(const YamlDocument& document, Diagnostics diagnostics) {
     FxLoad load;
     load.diagnostics = std::move(diagnostics);
@@ -218,6 +214,14 @@ FxLoad load_fx_document(const YamlDocument& document, Diagnostics diagnostics) {
     }
     load.table = FxTable(std::move(rates));
     return load;
+}
+
+} // namespace
+
+FxLoad load_fx_text(const std::string& file, std::string_view text) {
+    Diagnostics diagnostics;
+    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, diagnostics);
+    return load_fx_document(document, std::move(diagnostics));
 }
 
 } // namespace gpuadvisor

@@ -1,7 +1,6 @@
 // Reading data/pricing.yaml: documented discounts (for opt-in estimates), spot defaults, the
 // source documents' auto-release policy, and the claims checked against the catalog.
 #include "gpuadvisor/pricing.hpp"
-#include "pricing/pricing_documents.hpp"
 #include "yaml/schema.hpp"
 #include "yaml/yaml_reader.hpp"
 
@@ -131,12 +130,9 @@ void read_spot(FieldReader& read, const YamlNode& root, PricingData& data) {
 
 } // namespace
 
-PricingLoad load_pricing_data_text(const std::string& file, std::string_view text) {
-    Diagnostics diagnostics;
-    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, diagnostics);
-    return load_pricing_data_document(document, std::move(diagnostics));
-}
+namespace {
 
+// The file's contents, from its parsed tree; `diagnostics`: what parsing found.
 PricingLoad load_pricing_data_document(const YamlDocument& document, Diagnostics diagnostics) {
     PricingLoad load;
     load.diagnostics = std::move(diagnostics);
@@ -166,6 +162,14 @@ PricingLoad load_pricing_data_document(const YamlDocument& document, Diagnostics
         }
     }
     return load;
+}
+
+} // namespace
+
+PricingLoad load_pricing_data_text(const std::string& file, std::string_view text) {
+    Diagnostics diagnostics;
+    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, diagnostics);
+    return load_pricing_data_document(document, std::move(diagnostics));
 }
 
 } // namespace gpuadvisor

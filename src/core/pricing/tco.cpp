@@ -1,6 +1,5 @@
 #include "gpuadvisor/tco.hpp"
 
-#include "pricing/pricing_documents.hpp"
 #include "yaml/schema.hpp"
 #include "yaml/yaml_reader.hpp"
 
@@ -51,12 +50,9 @@ constexpr std::array<std::string_view, 7> k_required_defaults{"pue",
 
 } // namespace
 
-TcoLoad load_tco_text(const std::string& file, std::string_view text) {
-    Diagnostics diagnostics;
-    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, diagnostics);
-    return load_tco_document(document, std::move(diagnostics));
-}
+namespace {
 
+// The file's contents, from its parsed tree; `diagnostics`: what parsing found.
 TcoLoad load_tco_document(const YamlDocument& document, Diagnostics diagnostics) {
     TcoLoad load;
     load.diagnostics = std::move(diagnostics);
@@ -124,6 +120,14 @@ TcoLoad load_tco_document(const YamlDocument& document, Diagnostics diagnostics)
         }
     }
     return load;
+}
+
+} // namespace
+
+TcoLoad load_tco_text(const std::string& file, std::string_view text) {
+    Diagnostics diagnostics;
+    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, diagnostics);
+    return load_tco_document(document, std::move(diagnostics));
 }
 
 TcoResult compare_tco(const TcoInput& in, const TcoData& data, const FxTable& fx) {

@@ -3,7 +3,6 @@
 #include "gpuadvisor/catalog_io.hpp"
 #include "gpuadvisor/rules.hpp"
 #include "gpuadvisor/spelling.hpp"
-#include "rules/rule_documents.hpp"
 #include "yaml/schema.hpp"
 #include "yaml/yaml_reader.hpp"
 
@@ -385,14 +384,6 @@ RuleLoad load_rule_texts(std::span<const NamedText> texts) {
     for (const NamedText& text : texts) {
         load_one(parse_yaml(text.name, text.text, LoadLimits{}, load.diagnostics), load);
     }
-    check_unique_ids(load.rules, load.diagnostics);
-    load.diagnostics.sort();
-    return load;
-}
-
-RuleLoad load_rule_document(const YamlDocument& document) {
-    RuleLoad load;
-    load_one(document, load);
     check_unique_ids(load.rules, load.diagnostics);
     load.diagnostics.sort();
     return load;
