@@ -6,6 +6,7 @@
 #include "gpuadvisor/catalog.hpp"
 #include "gpuadvisor/date.hpp"
 #include "gpuadvisor/diagnostic.hpp"
+#include "gpuadvisor/enum_names.hpp"
 
 #include <algorithm>
 #include <array>
@@ -78,8 +79,16 @@ struct MixParse {
     std::string error;
 };
 MixParse parse_mix(std::string_view text);
-std::optional<Plan> parse_plan(std::string_view text); // on-demand, spot, reserved-1y, ...
-std::string_view plan_flag_name(Plan plan);            // the flag spelling: on-demand, reserved-1y
+// The plans' names, as flags, mixes and output spell them.
+inline constexpr EnumNames<Plan, 5> k_plan_names{{
+    {Plan::on_demand, "on-demand"},
+    {Plan::spot, "spot"},
+    {Plan::reserved_1y, "reserved-1y"},
+    {Plan::reserved_3y, "reserved-3y"},
+    {Plan::subscription_monthly, "subscription"},
+}};
+std::optional<Plan> parse_plan(std::string_view text);
+std::string_view plan_flag_name(Plan plan);
 
 // Everything a price depends on besides the offer and the usage.
 struct PricingContext {

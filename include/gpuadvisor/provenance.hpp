@@ -2,6 +2,7 @@
 #pragma once
 
 #include "gpuadvisor/date.hpp"
+#include "gpuadvisor/enum_names.hpp"
 #include "gpuadvisor/interned.hpp"
 
 #include <optional>
@@ -10,6 +11,8 @@
 namespace gpuadvisor {
 
 enum class Confidence { high, medium, low };
+inline constexpr EnumNames<Confidence, 3> k_confidence_names{
+    {{Confidence::high, "high"}, {Confidence::medium, "medium"}, {Confidence::low, "low"}}};
 std::string_view to_string(Confidence confidence);
 std::optional<Confidence> parse_confidence(std::string_view text);
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "gpuadvisor/diagnostic.hpp"
+#include "gpuadvisor/enum_names.hpp"
 
 #include <map>
 #include <optional>
@@ -13,6 +14,30 @@ namespace gpuadvisor {
 enum class WorkloadKind { training, finetune, inference, hpc, graphics };
 enum class Precision { fp32, tf32, bf16, fp16, fp8, int8, int4, fp64 };
 enum class FinetuneMethod { full, lora, qlora };
+
+// Their names, as flags, profiles and JSON spell them, in the order help text lists them.
+inline constexpr EnumNames<WorkloadKind, 5> k_workload_kind_names{{
+    {WorkloadKind::training, "training"},
+    {WorkloadKind::finetune, "finetune"},
+    {WorkloadKind::inference, "inference"},
+    {WorkloadKind::hpc, "hpc"},
+    {WorkloadKind::graphics, "graphics"},
+}};
+inline constexpr EnumNames<Precision, 8> k_precision_names{{
+    {Precision::fp32, "fp32"},
+    {Precision::tf32, "tf32"},
+    {Precision::bf16, "bf16"},
+    {Precision::fp16, "fp16"},
+    {Precision::fp8, "fp8"},
+    {Precision::int8, "int8"},
+    {Precision::int4, "int4"},
+    {Precision::fp64, "fp64"},
+}};
+inline constexpr EnumNames<FinetuneMethod, 3> k_finetune_method_names{{
+    {FinetuneMethod::full, "full"},
+    {FinetuneMethod::lora, "lora"},
+    {FinetuneMethod::qlora, "qlora"},
+}};
 
 std::string_view to_string(WorkloadKind kind);
 // Training and fine-tuning: a job with an end, timed and billed for its hours (the others

@@ -51,9 +51,10 @@ void add_global_options(CLI::App& app, GlobalOptions& global) {
     app.add_flag("--no-cache",
                  global.no_cache,
                  "Parse every catalog file, neither reading nor writing the cache");
+    const auto formats = choices(k_output_format_names);
     app.add_option("-o,--format", global.format, "Output format (default: table)")
-        ->check(one_of({"table", "json", "csv", "markdown"}))
-        ->type_name("table|json|csv|markdown");
+        ->check(one_of(formats))
+        ->type_name(choices_type(formats));
     app.add_option("--color", global.color, "Colour on a terminal; NO_COLOR is honoured")
         ->check(one_of({"auto", "always", "never"}))
         ->type_name("auto|always|never");
@@ -215,16 +216,7 @@ int internal_error(const std::exception_ptr& thrown,
 } // namespace
 
 OutputFormat parse_output_format(std::string_view text) {
-    if (text == "json") {
-        return OutputFormat::json;
-    }
-    if (text == "csv") {
-        return OutputFormat::csv;
-    }
-    if (text == "markdown") {
-        return OutputFormat::markdown;
-    }
-    return OutputFormat::table;
+    return value_named(k_output_format_names, text).value_or(OutputFormat::table);
 }
 
 CLI::Validator one_of(std::vector<std::string> values) {
@@ -239,6 +231,18 @@ CLI::Validator one_of(std::vector<std::string> values) {
             return nearest.empty() ? message : message + "; " + nearest;
         },
         "");
+}
+
+std::string choices_type(const std::vector<std::string>& values) {
+    return fmt::format("{}", fmt::join(values, "|"));
+}
+
+std::string choices_text(const std::vector<std::string>& values) {
+    if (values.size() < 2) {
+        return values.empty() ? std::string() : values.front();
+    }
+    return fmt::format(
+        "{} or {}", fmt::join(values.begin(), std::prev(values.end()), ", "), values.back());
 }
 
 CLI::Validator whole_range(double min, double max) {

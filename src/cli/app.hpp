@@ -1,12 +1,16 @@
 // The command table and the top-level run: parse, dispatch, map errors to exit codes.
 #pragma once
 
+#include "gpuadvisor/enum_names.hpp"
 #include "io.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <initializer_list>
 #include <iosfwd>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpuadvisor::cli {
@@ -34,6 +38,21 @@ void register_recommend(CLI::App& app, Registry registry);
 
 // IsMember without CLI11's own listing in the help (the type name shows the values).
 CLI::Validator one_of(std::vector<std::string> values);
+
+// An enum's names, from its table, as a flag's values, after `before` ("auto").
+template <class Enum, std::size_t N>
+std::vector<std::string> choices(const EnumNames<Enum, N>& names,
+                                 std::initializer_list<std::string_view> before = {}) {
+    std::vector<std::string> values(before.begin(), before.end());
+    for (const EnumName<Enum>& entry : names) {
+        values.emplace_back(entry.name);
+    }
+    return values;
+}
+// "a|b|c": the type name of a flag taking these values.
+std::string choices_type(const std::vector<std::string>& values);
+// "a, b or c": the values in help text.
+std::string choices_text(const std::vector<std::string>& values);
 
 // A validator for whole numbers in [min, max], written in digits (not 8.0, 1e3, +8, 0x8).
 CLI::Validator whole_range(double min, double max);

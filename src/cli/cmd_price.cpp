@@ -266,10 +266,10 @@ void register_price(CLI::App& app, Registry registry) {
                      "Idle stretches a day per instance, for the auto-release what-if "
                      "(default: data/pricing.yaml)")
         ->check(finite_range(0, 1440));
-    auto* plan =
-        price->add_option("--plan", o->plan, "One plan for all of it (default on-demand)")
-            ->check(one_of({"on-demand", "spot", "reserved-1y", "reserved-3y", "subscription"}))
-            ->type_name("on-demand|spot|reserved-1y|reserved-3y|subscription");
+    const auto plans = choices(k_plan_names);
+    auto* plan = price->add_option("--plan", o->plan, "One plan for all of it (default on-demand)")
+                     ->check(one_of(plans))
+                     ->type_name(choices_type(plans));
     auto* mix = price
                     ->add_option("--mix",
                                  o->mix,

@@ -195,9 +195,10 @@ void register_recommend(CLI::App& app, Registry registry) {
     auto o = std::make_shared<Options>();
     CLI::App* cmd =
         app.add_subcommand("recommend", "Ranked, priced, explained configurations for a workload");
+    const auto kinds = choices(k_workload_kind_names);
     cmd->add_option("kind", o->kind, "The workload kind (same as --workload)")
-        ->check(one_of({"training", "finetune", "inference", "hpc", "graphics"}))
-        ->type_name("training|finetune|inference|hpc|graphics");
+        ->check(one_of(kinds))
+        ->type_name(choices_type(kinds));
     add_workload_flags(*cmd, o->workload);
     const auto group = "Constraints";
     cmd->add_option("--provider", o->providers, "Only these providers (aws,gcp,...)")->group(group);
@@ -206,9 +207,10 @@ void register_recommend(CLI::App& app, Registry registry) {
     cmd->add_option("--max-instances", o->max_instances, "At most this many instances (64)")
         ->check(whole_range(1, 4096))
         ->group(group);
+    const auto plans = choices(k_plan_names, {"auto"});
     cmd->add_option("--pricing", o->pricing, "One plan, or auto: the cheapest mix per offer")
-        ->check(one_of({"auto", "on-demand", "spot", "reserved-1y", "reserved-3y", "subscription"}))
-        ->type_name("auto|on-demand|spot|reserved-1y|reserved-3y|subscription")
+        ->check(one_of(plans))
+        ->type_name(choices_type(plans))
         ->group(group);
     cmd->add_flag("--interruptible",
                   o->interruptible,

@@ -258,9 +258,10 @@ void register_size(CLI::App& app, Registry registry) {
     auto options = std::make_shared<Options>();
     CLI::App* size =
         app.add_subcommand("size", "What a workload needs; with hardware named, how it runs on it");
+    const auto kinds = choices(k_workload_kind_names);
     size->add_option("kind", options->kind, "The workload kind (same as --workload)")
-        ->check(one_of({"training", "finetune", "inference", "hpc", "graphics"}))
-        ->type_name("training|finetune|inference|hpc|graphics");
+        ->check(one_of(kinds))
+        ->type_name(choices_type(kinds));
     add_workload_flags(*size, options->workload);
     auto* gpu = size->add_option("--gpu", options->gpu, "Estimate on this GPU")->group("Hardware");
     size->add_option("--gpus",

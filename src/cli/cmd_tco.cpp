@@ -247,9 +247,8 @@ void register_tco(CLI::App& app, Registry registry) {
         ->check(finite_range(0.0001, 1));
     tco->add_option("--years", o->years, "Years compared (default 3)")
         ->check(finite_range(0.1, 20));
-    auto* plan =
-        tco->add_option("--plan", o->plan, "The cloud plan (default on-demand)")
-            ->check(one_of({"on-demand", "spot", "reserved-1y", "reserved-3y", "subscription"}));
+    auto* plan = tco->add_option("--plan", o->plan, "The cloud plan (default on-demand)")
+                     ->check(one_of(choices(k_plan_names)));
     auto* mix = tco->add_option("--mix", o->mix, "Or a mix: reserved-3y=0.6,on-demand=0.4");
     plan->excludes(mix);
     tco->add_option("--server", o->server, "The server bought (default: one with the same GPU)");

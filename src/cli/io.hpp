@@ -1,6 +1,8 @@
 // What a command writes to, and how.
 #pragma once
 
+#include "gpuadvisor/enum_names.hpp"
+
 #include <iosfwd>
 #include <string>
 #include <string_view>
@@ -9,6 +11,12 @@
 namespace gpuadvisor::cli {
 
 enum class OutputFormat { table, json, csv, markdown };
+inline constexpr EnumNames<OutputFormat, 4> k_output_format_names{{
+    {OutputFormat::table, "table"},
+    {OutputFormat::json, "json"},
+    {OutputFormat::csv, "csv"},
+    {OutputFormat::markdown, "markdown"},
+}};
 
 class StageClock; // stage_clock.hpp
 

@@ -16,8 +16,9 @@ void add_workload_flags(CLI::App& command, WorkloadFlags& f) {
         [&](const char* name, std::string& target, const char* help, const char* type) {
             command.add_option(name, target, help)->type_name(type)->group("Workload");
         };
-    command.add_option("--workload", f.kind, "training, finetune, inference, hpc or graphics")
-        ->check(one_of({"training", "finetune", "inference", "hpc", "graphics"}))
+    const auto kinds = choices(k_workload_kind_names);
+    command.add_option("--workload", f.kind, choices_text(kinds))
+        ->check(one_of(kinds))
         ->type_name("KIND")
         ->group("Workload");
     add("--profile", f.profile, "A workload profile YAML file (flags override it)", "FILE");
@@ -25,13 +26,15 @@ void add_workload_flags(CLI::App& command, WorkloadFlags& f) {
     add("--params", f.params, "Parameters of a generic dense transformer (7B)", "N");
     add("--tokens", f.tokens, "Training tokens (1T)", "N");
     add("--samples", f.samples, "Training samples, for CNN / recommender models", "N");
+    const auto precisions = choices(k_precision_names);
     command.add_option("--precision", f.precision, "Compute precision")
-        ->check(one_of({"fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int4", "fp64"}))
-        ->type_name("fp32|tf32|bf16|fp16|fp8|int8|int4|fp64")
+        ->check(one_of(precisions))
+        ->type_name(choices_type(precisions))
         ->group("Workload");
+    const auto methods = choices(k_finetune_method_names);
     command.add_option("--method", f.method, "Fine-tuning method (default full)")
-        ->check(one_of({"full", "lora", "qlora"}))
-        ->type_name("full|lora|qlora")
+        ->check(one_of(methods))
+        ->type_name(choices_type(methods))
         ->group("Workload");
     add("--seq-len", f.seq_len, "Sequence length (training)", "N");
     add("--batch", f.batch, "Micro-batch per GPU (training) or serving batch", "N");

@@ -19,6 +19,7 @@ RANK = {"util": 0, "yaml": 1, "catalog": 2, "data": 3, "sizing": 4, "pricing": 4
 PUBLIC_HEADERS = {
     "units.hpp": "util", "date.hpp": "util", "diagnostic.hpp": "util", "interned.hpp": "util",
     "spelling.hpp": "util", "provenance.hpp": "util", "input.hpp": "util",
+    "enum_names.hpp": "util",
     "catalog.hpp": "catalog", "catalog_io.hpp": "catalog", "discounts.hpp": "catalog",
     "models.hpp": "data", "assumptions.hpp": "data", "workload.hpp": "data",
     "sizing.hpp": "sizing",

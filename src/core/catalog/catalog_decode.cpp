@@ -83,7 +83,7 @@ constexpr std::array<std::string_view, 13> k_row_fields{"region",
 
 constexpr std::array<std::string_view, 3> k_vendors{"nvidia", "amd", "intel"};
 constexpr std::array<std::string_view, 4> k_form_factors{"sxm", "pcie", "oam", "nvl"};
-constexpr std::array<std::string_view, 3> k_confidences{"high", "medium", "low"};
+constexpr auto k_confidences = names_only(k_confidence_names);
 constexpr std::array<std::string_view, 4> k_fabrics{"infiniband", "efa", "roce", "tcpx"};
 constexpr std::array<std::string_view, 4> k_vgpu_series{"Q", "B", "A", "C"};
 

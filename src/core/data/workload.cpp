@@ -17,31 +17,6 @@ bool is_finite_work(WorkloadKind kind) {
 
 namespace {
 
-template <class Enum, std::size_t N>
-std::optional<Enum> parse_enum(std::string_view text, const std::array<Enum, N>& values) {
-    for (const Enum value : values) {
-        if (to_string(value) == text) {
-            return value;
-        }
-    }
-    return std::nullopt;
-}
-
-constexpr std::array k_kinds{WorkloadKind::training,
-                             WorkloadKind::finetune,
-                             WorkloadKind::inference,
-                             WorkloadKind::hpc,
-                             WorkloadKind::graphics};
-constexpr std::array k_precisions{Precision::fp32,
-                                  Precision::tf32,
-                                  Precision::bf16,
-                                  Precision::fp16,
-                                  Precision::fp8,
-                                  Precision::int8,
-                                  Precision::int4,
-                                  Precision::fp64};
-constexpr std::array k_methods{FinetuneMethod::full, FinetuneMethod::lora, FinetuneMethod::qlora};
-
 template <class T> void fill(std::optional<T>& target, const std::optional<T>& source) {
     if (source) {
         target = source;
@@ -51,27 +26,22 @@ template <class T> void fill(std::optional<T>& target, const std::optional<T>& s
 } // namespace
 
 std::string_view to_string(WorkloadKind kind) {
-    constexpr std::array<std::string_view, 5> k_names{
-        "training", "finetune", "inference", "hpc", "graphics"};
-    return k_names.at(static_cast<std::size_t>(kind));
+    return name_of(k_workload_kind_names, kind);
 }
 std::string_view to_string(Precision precision) {
-    constexpr std::array<std::string_view, 8> k_names{
-        "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int4", "fp64"};
-    return k_names.at(static_cast<std::size_t>(precision));
+    return name_of(k_precision_names, precision);
 }
 std::string_view to_string(FinetuneMethod method) {
-    constexpr std::array<std::string_view, 3> k_names{"full", "lora", "qlora"};
-    return k_names.at(static_cast<std::size_t>(method));
+    return name_of(k_finetune_method_names, method);
 }
 std::optional<WorkloadKind> parse_workload_kind(std::string_view text) {
-    return parse_enum(text, k_kinds);
+    return value_named(k_workload_kind_names, text);
 }
 std::optional<Precision> parse_precision(std::string_view text) {
-    return parse_enum(text, k_precisions);
+    return value_named(k_precision_names, text);
 }
 std::optional<FinetuneMethod> parse_finetune_method(std::string_view text) {
-    return parse_enum(text, k_methods);
+    return value_named(k_finetune_method_names, text);
 }
 
 double bytes_per_value(Precision precision) {
@@ -208,11 +178,9 @@ WorkloadLoad load_workload_text(const std::string& file, std::string_view text) 
     if (!read.mapping(root, "", "a workload profile", k_fields)) {
         return load;
     }
-    static constexpr std::array<std::string_view, 5> k_kind_names{
-        "training", "finetune", "inference", "hpc", "graphics"};
-    static constexpr std::array<std::string_view, 8> k_precision_names{
-        "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int4", "fp64"};
-    static constexpr std::array<std::string_view, 3> k_method_names{"full", "lora", "qlora"};
+    static constexpr auto k_kind_names = names_only(k_workload_kind_names);
+    static constexpr auto k_precision_list = names_only(k_precision_names);
+    static constexpr auto k_method_names = names_only(k_finetune_method_names);
     read.whole(root, "schema_version", "", Need::required, {1, true, 1});
     Workload& w = load.workload;
     if (const auto kind = read.one_of(root, "workload", "", Need::optional, k_kind_names)) {
@@ -220,7 +188,7 @@ WorkloadLoad load_workload_text(const std::string& file, std::string_view text) 
     }
     w.model = read.text(root, "model", "", Need::optional);
     if (const auto precision =
-            read.one_of(root, "precision", "", Need::optional, k_precision_names)) {
+            read.one_of(root, "precision", "", Need::optional, k_precision_list)) {
         w.precision = parse_precision(*precision);
     }
     if (const auto method = read.one_of(root, "method", "", Need::optional, k_method_names)) {

@@ -17,14 +17,6 @@ namespace {
 
 __extension__ using Int128 = __int128; // exact money products: rate x thousandths of a unit
 
-constexpr std::array<std::pair<Plan, std::string_view>, 5> k_plan_names{{
-    {Plan::on_demand, "on-demand"},
-    {Plan::spot, "spot"},
-    {Plan::reserved_1y, "reserved-1y"},
-    {Plan::reserved_3y, "reserved-3y"},
-    {Plan::subscription_monthly, "subscription"},
-}};
-
 // Divides with rounding half to even (b > 0).
 Int128 divide_half_even(Int128 a, Int128 b) {
     Int128 quotient = a / b;
@@ -307,25 +299,11 @@ QuoteResult price_tiers(const Offer& offer,
 } // namespace
 
 std::optional<Plan> parse_plan(std::string_view text) {
-    for (const auto& [plan, name] : k_plan_names) {
-        if (name == text) {
-            return plan;
-        }
-    }
-    return std::nullopt;
+    return value_named(k_plan_names, text);
 }
 
 std::string_view plan_flag_name(Plan plan) {
-    static_assert([] { // the names are in the enum's order, so a plan is its own index
-        for (std::size_t i = 0; i < k_plan_names.size(); ++i) {
-            if (static_cast<std::size_t>(k_plan_names[i].first) != i) {
-                return false;
-            }
-        }
-        return true;
-    }());
-    const auto i = static_cast<std::size_t>(plan);
-    return i < k_plan_names.size() ? k_plan_names[i].second : "on-demand";
+    return name_of(k_plan_names, plan);
 }
 
 MixParse parse_mix(std::string_view text) {

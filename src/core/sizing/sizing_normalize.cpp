@@ -194,8 +194,9 @@ NormalizeResult normalize(const Workload& in, const ModelCatalog& models) {
     NormalizeResult result;
     Checker check(result.diagnostics);
     if (!in.kind) {
-        check.error(
-            "--workload", "required", "one of training, finetune, inference, hpc, graphics");
+        check.error("--workload",
+                    "required",
+                    fmt::format("one of {}", fmt::join(names_only(k_workload_kind_names), ", ")));
         return result;
     }
     NormalizedWorkload out;

@@ -3,24 +3,11 @@
 namespace gpuadvisor {
 
 std::string_view to_string(Confidence confidence) {
-    switch (confidence) {
-    case Confidence::high:
-        return "high";
-    case Confidence::medium:
-        return "medium";
-    case Confidence::low:
-        return "low";
-    }
-    return "high";
+    return name_of(k_confidence_names, confidence);
 }
 
 std::optional<Confidence> parse_confidence(std::string_view text) {
-    for (const Confidence c : {Confidence::high, Confidence::medium, Confidence::low}) {
-        if (to_string(c) == text) {
-            return c;
-        }
-    }
-    return std::nullopt;
+    return value_named(k_confidence_names, text);
 }
 
 } // namespace gpuadvisor

@@ -156,7 +156,7 @@ std::optional<std::uint64_t> FieldReader::fields_given(const YamlNode& node,
 }
 
 Provenance FieldReader::provenance(const YamlNode& map, std::string_view path) {
-    static constexpr std::array<std::string_view, 3> k_confidences{"high", "medium", "low"};
+    static constexpr auto k_confidences = names_only(k_confidence_names);
     Provenance result;
     result.source = text(map, "source", path, Need::required).value_or("");
     result.as_of = date(map, "as_of", path, Need::required).value_or(Date{});
