@@ -35,21 +35,12 @@ double Assumptions::get(Factor factor) const {
 
 namespace {
 
-// The file's contents, from its parsed tree; `diagnostics`: what parsing found.
-AssumptionsLoad load_assumptions_document(const YamlDocument& document, Diagnostics diagnostics) {
-    AssumptionsLoad load;
-    load.diagnostics = std::move(diagnostics);
-    const std::string& file = document.file;
-    if (!document.root) {
-        return load;
-    }
-    FieldReader read(file, load.diagnostics);
-    static constexpr std::array<std::string_view, 2> k_top{"schema_version", "assumptions"};
+constexpr std::array<std::string_view, 2> k_top{"schema_version", "assumptions"};
+
+// The file's contents past its top level.
+void decode_assumptions(FieldReader& read, const YamlNode& root, AssumptionsLoad& load) {
     static constexpr std::array<std::string_view, 3> k_fields{"value", "unit", "source"};
-    if (!read.mapping(*document.root, "", "an assumptions file", k_top)) {
-        return load;
-    }
-    const YamlNode* all = read.value(*document.root, "assumptions", "", Need::required);
+    const YamlNode* all = read.value(root, "assumptions", "", Need::required);
     if (all != nullptr && all->kind != YamlNode::Kind::mapping) {
         load.diagnostics.error(read.pos(*all),
                                "wrong-type",
@@ -71,15 +62,13 @@ AssumptionsLoad load_assumptions_document(const YamlDocument& document, Diagnost
         }
     }
     load.assumptions = Assumptions(std::move(values));
-    return load;
 }
 
 } // namespace
 
 AssumptionsLoad load_assumptions_text(const std::string& file, std::string_view text) {
-    Diagnostics diagnostics;
-    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, diagnostics);
-    return load_assumptions_document(document, std::move(diagnostics));
+    return load_data_file<AssumptionsLoad>(
+        file, text, {"an assumptions file", k_top}, decode_assumptions);
 }
 
 } // namespace gpuadvisor

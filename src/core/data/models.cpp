@@ -206,21 +206,12 @@ ModelSpec generic_transformer(double parameters) {
 
 namespace {
 
-// The file's contents, from its parsed tree; `diagnostics`: what parsing found.
-ModelLoad load_models_document(const YamlDocument& document, Diagnostics diagnostics) {
-    ModelLoad load;
-    load.diagnostics = std::move(diagnostics);
-    const std::string& file = document.file;
-    if (!document.root) {
-        return load;
-    }
-    FieldReader read(file, load.diagnostics);
-    static constexpr std::array<std::string_view, 2> k_top{"schema_version", "models"};
-    if (!read.mapping(*document.root, "", "a models file", k_top)) {
-        return load;
-    }
+constexpr std::array<std::string_view, 2> k_top{"schema_version", "models"};
+
+// The file's contents past its top level.
+void decode_models(FieldReader& read, const YamlNode& root, ModelLoad& load) {
     std::vector<ModelSpec> models;
-    if (const auto* list = read.list(*document.root, "models", "", Need::required)) {
+    if (const auto* list = read.list(root, "models", "", Need::required)) {
         for (std::size_t i = 0; i < list->size(); ++i) {
             const std::string path = fmt::format("models[{}]", i);
             if (auto model = decode_model(read, (*list)[i], path)) {
@@ -235,15 +226,12 @@ ModelLoad load_models_document(const YamlDocument& document, Diagnostics diagnos
         }
     }
     load.catalog = ModelCatalog(std::move(models));
-    return load;
 }
 
 } // namespace
 
 ModelLoad load_models_text(const std::string& file, std::string_view text) {
-    Diagnostics diagnostics;
-    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, diagnostics);
-    return load_models_document(document, std::move(diagnostics));
+    return load_data_file<ModelLoad>(file, text, {"a models file", k_top}, decode_models);
 }
 
 } // namespace gpuadvisor

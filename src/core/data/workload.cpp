@@ -132,52 +132,39 @@ quantity(FieldReader& read, const YamlNode& map, std::string_view key, QuantityK
 
 } // namespace
 
-WorkloadLoad load_workload_text(const std::string& file, std::string_view text) {
-    WorkloadLoad load;
-    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, load.diagnostics);
-    if (!document.root) {
-        return load;
-    }
-    FieldReader read(file, load.diagnostics);
-    static constexpr std::array<std::string_view, 28> k_fields{"schema_version",
-                                                               "workload",
-                                                               "model",
-                                                               "params",
-                                                               "tokens",
-                                                               "precision",
-                                                               "method",
-                                                               "seq_len",
-                                                               "batch",
-                                                               "qps",
-                                                               "latency_ms",
-                                                               "input_tokens",
-                                                               "output_tokens",
-                                                               "fp64_tflops",
-                                                               "fp64_tensor",
-                                                               "memory_gb",
-                                                               "sessions",
-                                                               "byo_vgpu",
-                                                               "memory_per_session_gb",
-                                                               "ttft_ms",
-                                                               "tpot_ms",
-                                                               "lora_rank",
-                                                               "deadline",
-                                                               "budget",
-                                                               "hours_per_month",
-                                                               "samples",
-                                                               "name",
-                                                               "bandwidth_gb_per_s"};
-    const YamlNode& root = *document.root;
-    if (root.kind == YamlNode::Kind::null) {
-        load.diagnostics.error(read.pos(root),
-                               "schema-version",
-                               "the profile is empty",
-                               "a profile starts with 'schema_version: 1' and 'workload: ...'");
-        return load;
-    }
-    if (!read.mapping(root, "", "a workload profile", k_fields)) {
-        return load;
-    }
+namespace {
+
+constexpr std::array<std::string_view, 28> k_fields{"schema_version",
+                                                    "workload",
+                                                    "model",
+                                                    "params",
+                                                    "tokens",
+                                                    "precision",
+                                                    "method",
+                                                    "seq_len",
+                                                    "batch",
+                                                    "qps",
+                                                    "latency_ms",
+                                                    "input_tokens",
+                                                    "output_tokens",
+                                                    "fp64_tflops",
+                                                    "fp64_tensor",
+                                                    "memory_gb",
+                                                    "sessions",
+                                                    "byo_vgpu",
+                                                    "memory_per_session_gb",
+                                                    "ttft_ms",
+                                                    "tpot_ms",
+                                                    "lora_rank",
+                                                    "deadline",
+                                                    "budget",
+                                                    "hours_per_month",
+                                                    "samples",
+                                                    "name",
+                                                    "bandwidth_gb_per_s"};
+
+// A profile's fields past its top level.
+void decode_profile(FieldReader& read, const YamlNode& root, WorkloadLoad& load) {
     static constexpr auto k_kind_names = names_only(k_workload_kind_names);
     static constexpr auto k_precision_list = names_only(k_precision_names);
     static constexpr auto k_method_names = names_only(k_finetune_method_names);
@@ -221,7 +208,19 @@ WorkloadLoad load_workload_text(const std::string& file, std::string_view text) 
         load.positions.emplace(key.text, read.pos(value));
     }
     load.diagnostics.sort();
-    return load;
+}
+
+} // namespace
+
+WorkloadLoad load_workload_text(const std::string& file, std::string_view text) {
+    return load_data_file<WorkloadLoad>(
+        file,
+        text,
+        {"a workload profile",
+         k_fields,
+         "the profile is empty",
+         "a profile starts with 'schema_version: 1' and 'workload: ...'"},
+        decode_profile);
 }
 
 WorkloadLoad load_workload_profile(const std::string& path) {

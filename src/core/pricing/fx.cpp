@@ -168,25 +168,16 @@ void check_currency_rates(const Catalog& catalog, const FxTable& fx, Diagnostics
 
 namespace {
 
-// The file's contents, from its parsed tree; `diagnostics`: what parsing found.
-FxLoad load_fx_document(const YamlDocument& document, Diagnostics diagnostics) {
-    FxLoad load;
-    load.diagnostics = std::move(diagnostics);
-    const std::string& file = document.file;
-    if (!document.root) {
-        return load;
-    }
-    FieldReader read(file, load.diagnostics);
-    static constexpr std::array<std::string_view, 3> k_top{"schema_version", "base", "rates"};
+constexpr std::array<std::string_view, 3> k_top{"schema_version", "base", "rates"};
+
+// The file's contents past its top level.
+void decode_fx(FieldReader& read, const YamlNode& root, FxLoad& load) {
     static constexpr std::array<std::string_view, 7> k_fields{
         "currency", "per_usd", "period", "as_of", "source", "confidence", "notes"};
     static constexpr std::array<std::string_view, 1> k_base{"USD"};
-    if (!read.mapping(*document.root, "", "a currency-rates file", k_top)) {
-        return load;
-    }
-    read.one_of(*document.root, "base", "", Need::required, k_base);
+    read.one_of(root, "base", "", Need::required, k_base);
     std::vector<FxRate> rates;
-    if (const auto* list = read.list(*document.root, "rates", "", Need::required)) {
+    if (const auto* list = read.list(root, "rates", "", Need::required)) {
         for (std::size_t i = 0; i < list->size(); ++i) {
             const YamlNode& node = (*list)[i];
             const std::string path = fmt::format("rates[{}]", i);
@@ -213,15 +204,12 @@ FxLoad load_fx_document(const YamlDocument& document, Diagnostics diagnostics) {
         }
     }
     load.table = FxTable(std::move(rates));
-    return load;
 }
 
 } // namespace
 
 FxLoad load_fx_text(const std::string& file, std::string_view text) {
-    Diagnostics diagnostics;
-    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, diagnostics);
-    return load_fx_document(document, std::move(diagnostics));
+    return load_data_file<FxLoad>(file, text, {"a currency-rates file", k_top}, decode_fx);
 }
 
 } // namespace gpuadvisor

@@ -132,19 +132,8 @@ void read_spot(FieldReader& read, const YamlNode& root, PricingData& data) {
 
 namespace {
 
-// The file's contents, from its parsed tree; `diagnostics`: what parsing found.
-PricingLoad load_pricing_data_document(const YamlDocument& document, Diagnostics diagnostics) {
-    PricingLoad load;
-    load.diagnostics = std::move(diagnostics);
-    const std::string& file = document.file;
-    if (!document.root) {
-        return load;
-    }
-    FieldReader read(file, load.diagnostics);
-    const YamlNode& root = *document.root;
-    if (!read.mapping(root, "", "a pricing data file", k_top)) {
-        return load;
-    }
+// The file's contents past its top level.
+void decode_pricing_data(FieldReader& read, const YamlNode& root, PricingLoad& load) {
     load.data.rules = read_rules(read, root);
     read_spot(read, root, load.data);
     if (const YamlNode* release = read.value(root, "auto_release", "", Need::required)) {
@@ -161,15 +150,13 @@ PricingLoad load_pricing_data_document(const YamlDocument& document, Diagnostics
                 read.text(*release, "source", "auto_release", Need::required).value_or("");
         }
     }
-    return load;
 }
 
 } // namespace
 
 PricingLoad load_pricing_data_text(const std::string& file, std::string_view text) {
-    Diagnostics diagnostics;
-    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, diagnostics);
-    return load_pricing_data_document(document, std::move(diagnostics));
+    return load_data_file<PricingLoad>(
+        file, text, {"a pricing data file", k_top}, decode_pricing_data);
 }
 
 } // namespace gpuadvisor

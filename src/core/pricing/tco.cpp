@@ -52,19 +52,8 @@ constexpr std::array<std::string_view, 7> k_required_defaults{"pue",
 
 namespace {
 
-// The file's contents, from its parsed tree; `diagnostics`: what parsing found.
-TcoLoad load_tco_document(const YamlDocument& document, Diagnostics diagnostics) {
-    TcoLoad load;
-    load.diagnostics = std::move(diagnostics);
-    const std::string& file = document.file;
-    if (!document.root) {
-        return load;
-    }
-    FieldReader read(file, load.diagnostics);
-    const YamlNode& root = *document.root;
-    if (!read.mapping(root, "", "a TCO data file", k_top)) {
-        return load;
-    }
+// The file's contents past its top level.
+void decode_tco(FieldReader& read, const YamlNode& root, TcoLoad& load) {
     if (const auto* servers = read.list(root, "servers", "", Need::required)) {
         for (std::size_t i = 0; i < servers->size(); ++i) {
             const YamlNode& node = (*servers)[i];
@@ -119,15 +108,12 @@ TcoLoad load_tco_document(const YamlDocument& document, Diagnostics diagnostics)
             }
         }
     }
-    return load;
 }
 
 } // namespace
 
 TcoLoad load_tco_text(const std::string& file, std::string_view text) {
-    Diagnostics diagnostics;
-    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, diagnostics);
-    return load_tco_document(document, std::move(diagnostics));
+    return load_data_file<TcoLoad>(file, text, {"a TCO data file", k_top}, decode_tco);
 }
 
 TcoResult compare_tco(const TcoInput& in, const TcoData& data, const FxTable& fx) {

@@ -106,4 +106,41 @@ class FieldReader {
 // "gpus[3]" or "gpus[A100-80GB]" joined with ".field".
 std::string join_path(std::string_view path, std::string_view key);
 
+// A kind of data file (models, assumptions, fx, pricing, tco, a workload profile): what its
+// messages call it and its top-level keys.
+struct DataFileKind {
+    std::string_view what;                 // "a models file"
+    std::span<const std::string_view> top; // every key the top level may have
+    std::string_view empty = {};           // if set, an empty file is this error
+    std::string_view empty_hint = {};
+};
+
+// The prologue every such loader shares: parses `text` from `file`, checks the top level is a
+// mapping of `kind.top` keys (an unknown one is an error, with the nearest known key), then
+// has decode(read, root, load) read the rest. Diagnostics go to load.diagnostics.
+template <class Load, class Decode>
+Load load_data_file(const std::string& file,
+                    std::string_view text,
+                    const DataFileKind& kind,
+                    Decode decode) {
+    Load load;
+    const YamlDocument document = parse_yaml(file, text, LoadLimits{}, load.diagnostics);
+    if (!document.root) {
+        return load;
+    }
+    FieldReader read(file, load.diagnostics);
+    const YamlNode& root = *document.root;
+    if (!kind.empty.empty() && root.kind == YamlNode::Kind::null) {
+        load.diagnostics.error(read.pos(root),
+                               "schema-version",
+                               std::string(kind.empty),
+                               std::string(kind.empty_hint));
+        return load;
+    }
+    if (read.mapping(root, "", kind.what, kind.top)) {
+        decode(read, root, load);
+    }
+    return load;
+}
+
 } // namespace gpuadvisor
