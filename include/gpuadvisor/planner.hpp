@@ -33,9 +33,6 @@ struct PlanConstraints {
     double prefer_within = 0.10;
     std::size_t top = 5;
     bool list_rejections = true; // false: rejections counted by code, not listed (no --explain)
-    // Threads for the pass over the offers; 0: one per core (up to 8), one per 20,000 offers.
-    // The result is the same for any number.
-    std::size_t threads = 0;
 };
 
 // One configuration: `count` instances of an offer under a plan or mix.
@@ -112,10 +109,5 @@ struct PlanInput {
 };
 
 PlanResult plan(const PlanInput& input);
-// The same, handing the planner's working state (estimates, memos, the threads' passes) to
-// `workspace` instead of freeing it before returning: a caller about to exit may keep it, as
-// the CLI keeps the catalog (on 100k offers, freeing it is about a tenth of the planner's
-// time). Whatever `workspace` held before is freed.
-PlanResult plan(const PlanInput& input, std::shared_ptr<void>& workspace);
 
 } // namespace gpuadvisor

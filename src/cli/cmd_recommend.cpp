@@ -168,12 +168,9 @@ int run(Options o, const GlobalOptions& global, Io& io) {
                     *limits};
     // Serving and desktops are replicas: one taken back does not stop the others.
     input.pricing.spot.one_job = is_finite_work(workload->kind);
-    // The planner's working state is kept until the process ends and not freed then, as the
-    // catalog is (load_active_catalog): the output is the last thing the process does.
-    static auto* const planner_state = new std::shared_ptr<void>;
     PlanResult result = [&] {
         const TimedStage stage(io.clock, "plan");
-        return plan(input, *planner_state);
+        return plan(input);
     }();
     for (std::string& warning :
          price_freshness_warnings(prices_shown(result), *today, o.max_price_age)) {

@@ -7,6 +7,20 @@
 
 namespace gpuadvisor::planner_detail {
 
+Ranking Planner::ranking() const {
+    const bool finite = is_finite_work(m_w.kind);
+    return {m_c.sort_by_time,
+            finite && m_c.value_per_day ? *m_c.value_per_day * Money::k_micros_per_unit / 24 : 0.0,
+            m_c.prefer_within,
+            finite || m_w.kind == WorkloadKind::inference};
+}
+
+// An amount as shown: to the cent, with the currency asked for.
+std::string Planner::money(std::int64_t micros) const {
+    const std::int64_t cents = (micros + 5'000) / 10'000;
+    return fmt::format("{} {}", format_micros(cents * 10'000, 2), m_c.currency);
+}
+
 // A shown option's quote, priced again with its words: the same function on the same inputs,
 // so the same figures (checked).
 Quote Planner::full_quote(const Option& o) const {
@@ -241,9 +255,6 @@ void Planner::physics_notes(std::vector<Group>& groups) {
 // the front worked out (the groups past the shown ones are in no order and unmarked).
 Candidate Planner::tier_row(std::vector<Group>& groups, std::size_t index) {
     Group& group = groups[index];
-    if (group.others_later) {
-        price_others(group);
-    }
     const bool shown = index < m_c.top;
     if (!shown && (is_finite_work(m_w.kind) || m_w.kind == WorkloadKind::inference)) {
         Group* const marked = &group;

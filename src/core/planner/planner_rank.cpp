@@ -28,7 +28,7 @@ void Groups::add_run(std::span<const Option> run, bool merge) {
     options += run.size();
     if (!merge) {
         for (const Option& o : run) {
-            groups.push_back({best.size(), also.size(), also.size(), false, false});
+            groups.push_back({best.size(), also.size(), also.size()});
             best.push_back(o);
         }
         return;
@@ -57,7 +57,7 @@ void Groups::add_run(std::span<const Option> run, bool merge) {
             groups.back().others_end = also.size();
             continue;
         }
-        groups.push_back({best.size(), also.size(), also.size(), false, false});
+        groups.push_back({best.size(), also.size(), also.size()});
         best.push_back(o);
     }
 }
@@ -77,26 +77,6 @@ std::uint8_t pricing_name_rank(std::size_t pricing_index) {
         return result;
     }();
     return ranks.at(pricing_index);
-}
-
-void Groups::add_group(const Option& best_option, std::size_t others) {
-    groups.push_back({best.size(), also.size(), also.size(), false, others > 0});
-    best.push_back(best_option);
-    options += 1 + others;
-}
-
-void Groups::append(Groups&& later) {
-    const std::size_t best_offset = best.size();
-    const std::size_t also_offset = also.size();
-    for (Group g : later.groups) {
-        g.best += best_offset;
-        g.others_begin += also_offset;
-        g.others_end += also_offset;
-        groups.push_back(g);
-    }
-    best.insert(best.end(), later.best.begin(), later.best.end());
-    also.insert(also.end(), later.also.begin(), later.also.end());
-    options += later.options;
 }
 
 void mark_pareto(const std::vector<Option>& options,

@@ -52,8 +52,6 @@ struct Group {
     std::size_t others_begin = 0; // the other regions (in Groups::also), cheapest first
     std::size_t others_end = 0;
     bool pareto = false; // on the cost-time (or cost-latency) front
-    // The other regions are not kept: priced again if the group is shown (Planner::price_others).
-    bool others_later = false;
     // A prefer rule lifts it: it matches one, is within the tolerance of the best on the
     // objective, and no group beats it on both cost and speed (Ranking::lift_preferred).
     bool lifted = false;
@@ -70,30 +68,6 @@ struct Groups {
 
     // A configuration's options (one instance type and count, in the order priced).
     void add_run(std::span<const Option> run, bool merge);
-    // One group made already (as add_run makes it): its best option, and how many other
-    // regions it merges (priced again only if the group is shown).
-    void add_group(const Option& best_option, std::size_t others);
-    // A later slice's groups, after these (its options' tags already renumbered).
-    void append(Groups&& later);
-
-    struct Sizes {
-        std::size_t best = 0;
-        std::size_t also = 0;
-        std::size_t groups = 0;
-        Sizes& operator+=(const Sizes& more) {
-            best += more.best;
-            also += more.also;
-            groups += more.groups;
-            return *this;
-        }
-    };
-    Sizes sizes() const { return {best.size(), also.size(), groups.size()}; }
-    void reserve(const Sizes& room) {
-        best.reserve(room.best);
-        also.reserve(room.also);
-        groups.reserve(room.groups);
-    }
-    void reserve(std::size_t room) { reserve({room, 0, room}); }
 
   private:
     // add_run's sort keys (integers only), reused.
