@@ -441,7 +441,7 @@ TotalsResult price_offer_totals(const Offer& offer,
                                 const BilledQuantities& quantities,
                                 Plan plan,
                                 const PricingContext& context) {
-    const auto rate = plan_rate(offer, plan, context);
+    const auto rate = plan_rate_figures(offer, plan, context);
     if (!rate) {
         return {};
     }
