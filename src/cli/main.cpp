@@ -16,9 +16,9 @@
 int main(int argc, char** argv) {
 #ifdef __GLIBC__
     // glibc gives a thread's own heap more room one page at a time, with an mprotect(2) call
-    // each, unless the heap starts with room: a large catalog is decoded and priced on several
-    // threads, and at 100k offers that was some 2,300 calls, a tenth of `recommend` and a
-    // sixth of `catalog validate` (20,000 at 1M offers). A pad of 64 MB, a thread heap's
+    // each, unless the heap starts with room: a large catalog is decoded on several threads,
+    // and at 100k offers that was some 2,300 calls, a sixth of `catalog validate` (20,000 at
+    // 1M offers). A pad of 64 MB, a thread heap's
     // largest size, makes each such heap whole from the start. Room is address space only:
     // memory is used when touched (docs/performance.md).
     mallopt(M_TOP_PAD, 64 << 20);
