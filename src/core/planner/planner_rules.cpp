@@ -31,13 +31,6 @@ bool is_beyond_plan(std::string_view field) {
     return field != "plan" && (info == nullptr || info->scope != FieldScope::workload);
 }
 
-// A field that tells instance types of the same hardware apart: their provider, id or family,
-// or a row's region or country.
-bool is_identity_field(std::string_view field) {
-    return field == "provider" || field == "instance" || field == "family" ||
-           is_region_field(field);
-}
-
 } // namespace
 
 std::size_t pricing_index(std::string_view pricing) {
@@ -69,7 +62,6 @@ CandidateRules::CandidateRules(const std::vector<const Rule*>& active)
             m_levels[i] = level_of(*active[i]->candidate);
             m_reads[static_cast<std::size_t>(m_levels[i])] = true;
             m_any = true;
-            m_hardware_decides &= !reads_any(*active[i]->candidate, is_identity_field);
             if (m_levels[i] == RuleLevel::plan) {
                 m_plan_alone[i] = reads_any(*active[i]->candidate, is_beyond_plan) ? 0 : 1;
                 m_plan_reads_configuration |= m_plan_alone[i] == 0;

@@ -2,7 +2,7 @@
 // fields they read allow (a catalog of 100k offers prices some 300k options, and most rules
 // read neither the region nor the plan):
 // - reading neither region, country nor plan: once per configuration;
-// - reading the plan only: once per configuration and plan;
+// - reading the plan only: once per configuration and plan (reading nothing else: once per plan);
 // - reading the region or country only: once per offer (configuration and region);
 // - reading both: once per option.
 #pragma once
@@ -34,10 +34,6 @@ class CandidateRules {
 
     bool any() const { return m_any; } // some active rule tests candidates
     bool reads_region() const { return reads(RuleLevel::region) || reads(RuleLevel::region_plan); }
-    // No active rule reads the region, country, provider, instance or family: the verdicts on
-    // a configuration and pricing follow from its hardware, estimate and count (and the
-    // workload), so configurations alike in these share them.
-    bool hardware_decides() const { return m_hardware_decides; }
 
     // The option at hand, level by level; each call tests the rules of its level.
     // `configuration` must live until the next enter_configuration.
@@ -69,7 +65,6 @@ class CandidateRules {
     bool m_plan_reads_configuration = false; // some plan-level rule reads more than the plan
     std::array<bool, 4> m_reads{};
     bool m_any = false;
-    bool m_hardware_decides = true;
     const Facts* m_configuration = nullptr; // the facts m_region and m_plan fall back to
     Facts m_region;                         // over the configuration's
     Facts m_plan;                           // over the configuration's
