@@ -3,11 +3,15 @@
 
 #include "gpuadvisor/diagnostic.hpp"
 #include "gpuadvisor/enum_names.hpp"
+#include "gpuadvisor/units.hpp"
 
+#include <array>
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 
 namespace gpuadvisor {
 
@@ -80,6 +84,25 @@ struct Workload {
     std::optional<double> hours_per_month;
     std::optional<double> samples; // non-LLM training: samples seen
 };
+
+// A number or a yes/no of a workload: its profile key, its flag (the key with '-' for '_'),
+// the `Workload` member it fills and its help. The flags (`--help` lists them in the table's
+// order), a profile's decoding and the overlay of flags on a profile come from the table: a
+// new field is a row there and its member above. The workload kind, model, precision and
+// method are read on their own (each a choice or a name).
+struct WorkloadField {
+    using Number = std::optional<double> Workload::*;
+    using Switch = std::optional<bool> Workload::*; // a flag without a value; true/false in a file
+    std::string_view key;
+    std::string_view flag;
+    std::variant<Number, Switch> member;
+    // Where the key stands among a profile's fields (did-you-mean ties and the list of fields
+    // follow it): the order the keys came in, so a new key takes the next place.
+    std::size_t place;
+    std::string_view help;
+    QuantityKind kind = QuantityKind::count; // a number's units: "7B", "80GB", "30d"
+};
+extern const std::array<WorkloadField, 22> k_workload_fields; // workload.cpp
 
 // Fills unset fields of `base` from `over` (flags over the profile).
 Workload overlay(Workload base, const Workload& over);

@@ -7,9 +7,61 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
+#include <utility>
+#include <variant>
 
 namespace gpuadvisor {
+
+namespace {
+using W = Workload;
+using K = QuantityKind;
+} // namespace
+
+// In the order of `--help`; `place` is the key's place in k_fields (below).
+constexpr std::array<WorkloadField, 22> k_workload_fields{{
+    {"params", "--params", &W::params, 3, "Parameters of a generic dense transformer (7B)"},
+    {"tokens", "--tokens", &W::tokens, 4, "Training tokens (1T)"},
+    {"samples", "--samples", &W::samples, 25, "Training samples, for CNN / recommender models"},
+    {"seq_len", "--seq-len", &W::seq_len, 7, "Sequence length (training)"},
+    {"batch", "--batch", &W::batch, 8, "Micro-batch per GPU (training) or serving batch"},
+    {"qps", "--qps", &W::qps, 9, "Queries per second to serve"},
+    {"latency_ms", "--latency-ms", &W::latency_ms, 10, "End-to-end latency target per request, ms"},
+    {"ttft_ms", "--ttft-ms", &W::ttft_ms, 19, "Time to first token target (p50), ms (LLM serving)"},
+    {"tpot_ms",
+     "--tpot-ms",
+     &W::tpot_ms,
+     20,
+     "Time per output token target (p50), ms (LLM serving)"},
+    {"lora_rank", "--lora-rank", &W::lora_rank, 21, "LoRA/QLoRA adapter rank (default 16)"},
+    {"input_tokens", "--input-tokens", &W::input_tokens, 11, "Prompt tokens per request"},
+    {"output_tokens", "--output-tokens", &W::output_tokens, 12, "Generated tokens per request"},
+    {"fp64_tflops", "--fp64-tflops", &W::fp64_tflops, 13, "Sustained FP64 TFLOPS needed (hpc)"},
+    {"fp64_tensor", "--fp64-tensor", &W::fp64_tensor, 14, "The HPC code uses FP64 tensor cores"},
+    {"memory_gb", "--memory-gb", &W::memory_gb, 15, "Working set in GB (hpc)", K::bytes},
+    {"bandwidth_gb_per_s",
+     "--bandwidth-gb-per-s",
+     &W::bandwidth_gb_per_s,
+     27,
+     "Aggregate memory bandwidth needed (hpc)"},
+    {"sessions", "--sessions", &W::sessions, 16, "Concurrent vGPU sessions (graphics)"},
+    {"memory_per_session_gb",
+     "--memory-per-session-gb",
+     &W::memory_per_session_gb,
+     18,
+     "GPU memory per session (graphics)",
+     K::bytes},
+    {"byo_vgpu",
+     "--byo-vgpu",
+     &W::byo_vgpu,
+     17,
+     "You run your own NVIDIA vGPU software on whole GPUs (a host you control, "
+     "such as bare metal): split them into Q profiles (graphics)"},
+    {"deadline", "--deadline", &W::deadline_hours, 22, "Time limit (30d, 12h)", K::duration_hours},
+    {"budget", "--budget", &W::budget, 23, "Budget in the output currency"},
+    {"hours_per_month", "--hours-per-month", &W::hours_per_month, 24, "Hours of use per month"},
+}};
 
 bool is_finite_work(WorkloadKind kind) {
     return kind == WorkloadKind::training || kind == WorkloadKind::finetune;
@@ -66,30 +118,11 @@ double bytes_per_value(Precision precision) {
 Workload overlay(Workload base, const Workload& over) {
     fill(base.kind, over.kind);
     fill(base.model, over.model);
-    fill(base.params, over.params);
-    fill(base.tokens, over.tokens);
     fill(base.precision, over.precision);
     fill(base.method, over.method);
-    fill(base.seq_len, over.seq_len);
-    fill(base.batch, over.batch);
-    fill(base.qps, over.qps);
-    fill(base.latency_ms, over.latency_ms);
-    fill(base.input_tokens, over.input_tokens);
-    fill(base.output_tokens, over.output_tokens);
-    fill(base.fp64_tflops, over.fp64_tflops);
-    fill(base.fp64_tensor, over.fp64_tensor);
-    fill(base.memory_gb, over.memory_gb);
-    fill(base.bandwidth_gb_per_s, over.bandwidth_gb_per_s);
-    fill(base.sessions, over.sessions);
-    fill(base.byo_vgpu, over.byo_vgpu);
-    fill(base.memory_per_session_gb, over.memory_per_session_gb);
-    fill(base.ttft_ms, over.ttft_ms);
-    fill(base.tpot_ms, over.tpot_ms);
-    fill(base.lora_rank, over.lora_rank);
-    fill(base.deadline_hours, over.deadline_hours);
-    fill(base.budget, over.budget);
-    fill(base.hours_per_month, over.hours_per_month);
-    fill(base.samples, over.samples);
+    for (const WorkloadField& field : k_workload_fields) {
+        std::visit([&](auto member) { fill(base.*member, over.*member); }, field.member);
+    }
     return base;
 }
 
@@ -134,34 +167,27 @@ quantity(FieldReader& read, const YamlNode& map, std::string_view key, QuantityK
 
 namespace {
 
-constexpr std::array<std::string_view, 28> k_fields{"schema_version",
-                                                    "workload",
-                                                    "model",
-                                                    "params",
-                                                    "tokens",
-                                                    "precision",
-                                                    "method",
-                                                    "seq_len",
-                                                    "batch",
-                                                    "qps",
-                                                    "latency_ms",
-                                                    "input_tokens",
-                                                    "output_tokens",
-                                                    "fp64_tflops",
-                                                    "fp64_tensor",
-                                                    "memory_gb",
-                                                    "sessions",
-                                                    "byo_vgpu",
-                                                    "memory_per_session_gb",
-                                                    "ttft_ms",
-                                                    "tpot_ms",
-                                                    "lora_rank",
-                                                    "deadline",
-                                                    "budget",
-                                                    "hours_per_month",
-                                                    "samples",
-                                                    "name",
-                                                    "bandwidth_gb_per_s"};
+// A profile's fields: the table's and these, each at its place. Did-you-mean ties and the list
+// of fields in a hint follow this order, the order the keys came in.
+constexpr std::array<std::pair<std::string_view, std::size_t>, 6> k_other_fields{
+    {{"schema_version", 0},
+     {"workload", 1},
+     {"model", 2},
+     {"precision", 5},
+     {"method", 6},
+     {"name", 26}}};
+constexpr auto k_fields = [] {
+    std::array<std::string_view, k_other_fields.size() + k_workload_fields.size()> fields{};
+    for (const auto& [key, place] : k_other_fields) {
+        fields.at(place) = key;
+    }
+    for (const WorkloadField& field : k_workload_fields) {
+        fields.at(field.place) = field.key;
+    }
+    return fields;
+}();
+static_assert(std::ranges::none_of(k_fields, &std::string_view::empty),
+              "every place of a profile's fields is taken once");
 
 // A profile's fields past its top level.
 void decode_profile(FieldReader& read, const YamlNode& root, WorkloadLoad& load) {
@@ -181,28 +207,14 @@ void decode_profile(FieldReader& read, const YamlNode& root, WorkloadLoad& load)
     if (const auto method = read.one_of(root, "method", "", Need::optional, k_method_names)) {
         w.method = parse_finetune_method(*method);
     }
-    w.params = quantity(read, root, "params", QuantityKind::count);
-    w.tokens = quantity(read, root, "tokens", QuantityKind::count);
-    w.samples = quantity(read, root, "samples", QuantityKind::count);
-    w.seq_len = quantity(read, root, "seq_len", QuantityKind::count);
-    w.batch = quantity(read, root, "batch", QuantityKind::count);
-    w.qps = quantity(read, root, "qps", QuantityKind::count);
-    w.latency_ms = quantity(read, root, "latency_ms", QuantityKind::count);
-    w.input_tokens = quantity(read, root, "input_tokens", QuantityKind::count);
-    w.output_tokens = quantity(read, root, "output_tokens", QuantityKind::count);
-    w.fp64_tflops = quantity(read, root, "fp64_tflops", QuantityKind::count);
-    w.fp64_tensor = read.boolean(root, "fp64_tensor", "", Need::optional);
-    w.memory_gb = quantity(read, root, "memory_gb", QuantityKind::bytes);
-    w.bandwidth_gb_per_s = quantity(read, root, "bandwidth_gb_per_s", QuantityKind::count);
-    w.sessions = quantity(read, root, "sessions", QuantityKind::count);
-    w.byo_vgpu = read.boolean(root, "byo_vgpu", "", Need::optional);
-    w.memory_per_session_gb = quantity(read, root, "memory_per_session_gb", QuantityKind::bytes);
-    w.ttft_ms = quantity(read, root, "ttft_ms", QuantityKind::count);
-    w.tpot_ms = quantity(read, root, "tpot_ms", QuantityKind::count);
-    w.lora_rank = quantity(read, root, "lora_rank", QuantityKind::count);
-    w.deadline_hours = quantity(read, root, "deadline", QuantityKind::duration_hours);
-    w.budget = quantity(read, root, "budget", QuantityKind::count);
-    w.hours_per_month = quantity(read, root, "hours_per_month", QuantityKind::count);
+    for (const WorkloadField& field : k_workload_fields) {
+        if (const auto* number = std::get_if<WorkloadField::Number>(&field.member)) {
+            w.*(*number) = quantity(read, root, field.key, field.kind);
+        } else {
+            w.*std::get<WorkloadField::Switch>(field.member) =
+                read.boolean(root, field.key, "", Need::optional);
+        }
+    }
     read.text(root, "name", "", Need::optional);
     for (const auto& [key, value] : root.entries) {
         load.positions.emplace(key.text, read.pos(value));
