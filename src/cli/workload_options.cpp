@@ -7,15 +7,19 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
+#include <variant>
 
 namespace gpuadvisor::cli {
 
 void add_workload_flags(CLI::App& command, WorkloadFlags& f) {
-    const auto add =
-        [&](const char* name, std::string& target, const char* help, const char* type) {
-            command.add_option(name, target, help)->type_name(type)->group("Workload");
-        };
+    const auto add = [&](std::string_view name,
+                         std::string& target,
+                         std::string_view help,
+                         std::string_view type) {
+        command.add_option(std::string(name), target, std::string(help))
+            ->type_name(std::string(type))
+            ->group("Workload");
+    };
     const auto kinds = choices(k_workload_kind_names);
     command.add_option("--workload", f.kind, choices_text(kinds))
         ->check(one_of(kinds))
@@ -23,57 +27,39 @@ void add_workload_flags(CLI::App& command, WorkloadFlags& f) {
         ->group("Workload");
     add("--profile", f.profile, "A workload profile YAML file (flags override it)", "FILE");
     add("--model", f.model, "A model preset (llama-2-7b, mixtral-8x7b, bert-base, ...)", "NAME");
-    add("--params", f.params, "Parameters of a generic dense transformer (7B)", "N");
-    add("--tokens", f.tokens, "Training tokens (1T)", "N");
-    add("--samples", f.samples, "Training samples, for CNN / recommender models", "N");
-    const auto precisions = choices(k_precision_names);
-    command.add_option("--precision", f.precision, "Compute precision")
-        ->check(one_of(precisions))
-        ->type_name(choices_type(precisions))
-        ->group("Workload");
-    const auto methods = choices(k_finetune_method_names);
-    command.add_option("--method", f.method, "Fine-tuning method (default full)")
-        ->check(one_of(methods))
-        ->type_name(choices_type(methods))
-        ->group("Workload");
-    add("--seq-len", f.seq_len, "Sequence length (training)", "N");
-    add("--batch", f.batch, "Micro-batch per GPU (training) or serving batch", "N");
-    add("--qps", f.qps, "Queries per second to serve", "N");
-    add("--latency-ms", f.latency_ms, "End-to-end latency target per request, ms", "N");
-    add("--ttft-ms", f.ttft_ms, "Time to first token target (p50), ms (LLM serving)", "N");
-    add("--tpot-ms", f.tpot_ms, "Time per output token target (p50), ms (LLM serving)", "N");
-    add("--lora-rank", f.lora_rank, "LoRA/QLoRA adapter rank (default 16)", "N");
-    add("--input-tokens", f.input_tokens, "Prompt tokens per request", "N");
-    add("--output-tokens", f.output_tokens, "Generated tokens per request", "N");
-    add("--fp64-tflops", f.fp64_tflops, "Sustained FP64 TFLOPS needed (hpc)", "N");
-    command.add_flag("--fp64-tensor", f.fp64_tensor, "The HPC code uses FP64 tensor cores")
-        ->group("Workload");
-    add("--memory-gb", f.memory_gb, "Working set in GB (hpc)", "N");
-    add("--bandwidth-gb-per-s",
-        f.bandwidth_gb_per_s,
-        "Aggregate memory bandwidth needed (hpc)",
-        "N");
-    add("--sessions", f.sessions, "Concurrent vGPU sessions (graphics)", "N");
-    add("--memory-per-session-gb",
-        f.memory_per_session_gb,
-        "GPU memory per session (graphics)",
-        "N");
-    command
-        .add_flag("--byo-vgpu",
-                  f.byo_vgpu,
-                  "You run your own NVIDIA vGPU software on whole GPUs (a host you control, "
-                  "such as bare metal): split them into Q profiles (graphics)")
-        ->group("Workload");
-    add("--deadline", f.deadline, "Time limit (30d, 12h)", "DURATION");
-    add("--budget", f.budget, "Budget in the output currency", "N");
-    add("--hours-per-month", f.hours_per_month, "Hours of use per month", "N");
+    // Help lists --precision and --method between what is run and its shape (--seq-len...).
+    const auto add_choices = [&] {
+        const auto precisions = choices(k_precision_names);
+        command.add_option("--precision", f.precision, "Compute precision")
+            ->check(one_of(precisions))
+            ->type_name(choices_type(precisions))
+            ->group("Workload");
+        const auto methods = choices(k_finetune_method_names);
+        command.add_option("--method", f.method, "Fine-tuning method (default full)")
+            ->check(one_of(methods))
+            ->type_name(choices_type(methods))
+            ->group("Workload");
+    };
+    for (std::size_t i = 0; i < k_workload_fields.size(); ++i) {
+        const WorkloadField& field = k_workload_fields[i];
+        if (field.key == "seq_len") {
+            add_choices();
+        }
+        if (std::holds_alternative<WorkloadField::Switch>(field.member)) {
+            command.add_flag(std::string(field.flag), f.fields[i].on, std::string(field.help))
+                ->group("Workload");
+        } else {
+            const bool duration = field.kind == QuantityKind::duration_hours;
+            add(field.flag, f.fields[i].text, field.help, duration ? "DURATION" : "N");
+        }
+    }
 }
 
 namespace {
 
 // Parses one quantity flag into `target`; false (with a diagnostic) when malformed.
 bool quantity(const std::string& text,
-              const char* flag,
+              std::string_view flag,
               QuantityKind kind,
               std::optional<double>& target,
               Diagnostics& diagnostics) {
@@ -103,38 +89,14 @@ Workload from_flags(const WorkloadFlags& f, Diagnostics& diagnostics) {
     if (!f.method.empty()) {
         w.method = parse_finetune_method(f.method);
     }
-    if (f.fp64_tensor) {
-        w.fp64_tensor = true;
+    for (std::size_t i = 0; i < k_workload_fields.size(); ++i) {
+        const WorkloadField& field = k_workload_fields[i];
+        if (const auto* number = std::get_if<WorkloadField::Number>(&field.member)) {
+            quantity(f.fields[i].text, field.flag, field.kind, w.*(*number), diagnostics);
+        } else if (f.fields[i].on) {
+            w.*std::get<WorkloadField::Switch>(field.member) = true;
+        }
     }
-    if (f.byo_vgpu) {
-        w.byo_vgpu = true;
-    }
-    using K = QuantityKind;
-    quantity(f.params, "--params", K::count, w.params, diagnostics);
-    quantity(f.tokens, "--tokens", K::count, w.tokens, diagnostics);
-    quantity(f.samples, "--samples", K::count, w.samples, diagnostics);
-    quantity(f.seq_len, "--seq-len", K::count, w.seq_len, diagnostics);
-    quantity(f.batch, "--batch", K::count, w.batch, diagnostics);
-    quantity(f.qps, "--qps", K::count, w.qps, diagnostics);
-    quantity(f.latency_ms, "--latency-ms", K::count, w.latency_ms, diagnostics);
-    quantity(f.ttft_ms, "--ttft-ms", K::count, w.ttft_ms, diagnostics);
-    quantity(f.tpot_ms, "--tpot-ms", K::count, w.tpot_ms, diagnostics);
-    quantity(f.lora_rank, "--lora-rank", K::count, w.lora_rank, diagnostics);
-    quantity(f.input_tokens, "--input-tokens", K::count, w.input_tokens, diagnostics);
-    quantity(f.output_tokens, "--output-tokens", K::count, w.output_tokens, diagnostics);
-    quantity(f.fp64_tflops, "--fp64-tflops", K::count, w.fp64_tflops, diagnostics);
-    quantity(f.memory_gb, "--memory-gb", K::bytes, w.memory_gb, diagnostics);
-    quantity(
-        f.bandwidth_gb_per_s, "--bandwidth-gb-per-s", K::count, w.bandwidth_gb_per_s, diagnostics);
-    quantity(f.sessions, "--sessions", K::count, w.sessions, diagnostics);
-    quantity(f.memory_per_session_gb,
-             "--memory-per-session-gb",
-             K::bytes,
-             w.memory_per_session_gb,
-             diagnostics);
-    quantity(f.deadline, "--deadline", K::duration_hours, w.deadline_hours, diagnostics);
-    quantity(f.budget, "--budget", K::count, w.budget, diagnostics);
-    quantity(f.hours_per_month, "--hours-per-month", K::count, w.hours_per_month, diagnostics);
     return w;
 }
 
@@ -155,36 +117,22 @@ std::string_view flag_of(const Diagnostic& diagnostic) {
 bool locate_in_profile(Diagnostics& diagnostics,
                        const WorkloadLoad& profile,
                        const WorkloadFlags& flags) {
-    const std::map<std::string_view, const std::string*> given{
-        {"--workload", &flags.kind},
-        {"--model", &flags.model},
-        {"--params", &flags.params},
-        {"--tokens", &flags.tokens},
-        {"--samples", &flags.samples},
-        {"--seq-len", &flags.seq_len},
-        {"--batch", &flags.batch},
-        {"--qps", &flags.qps},
-        {"--latency-ms", &flags.latency_ms},
-        {"--input-tokens", &flags.input_tokens},
-        {"--output-tokens", &flags.output_tokens},
-        {"--fp64-tflops", &flags.fp64_tflops},
-        {"--memory-gb", &flags.memory_gb},
-        {"--bandwidth-gb-per-s", &flags.bandwidth_gb_per_s},
-        {"--sessions", &flags.sessions},
-        {"--memory-per-session-gb", &flags.memory_per_session_gb},
-        {"--ttft-ms", &flags.ttft_ms},
-        {"--tpot-ms", &flags.tpot_ms},
-        {"--lora-rank", &flags.lora_rank},
-        {"--deadline", &flags.deadline},
-        {"--budget", &flags.budget},
-        {"--hours-per-month", &flags.hours_per_month}};
-    const std::map<std::string_view, bool> switches{{"--byo-vgpu", flags.byo_vgpu},
-                                                    {"--fp64-tensor", flags.fp64_tensor}};
     const auto from_file = [&](std::string_view flag) {
-        const auto text = given.find(flag);
-        const auto on = switches.find(flag);
-        return (text != given.end() && text->second->empty()) ||
-               (on != switches.end() && !on->second);
+        if (flag == "--workload") {
+            return flags.kind.empty();
+        }
+        if (flag == "--model") {
+            return flags.model.empty();
+        }
+        const auto field = std::find_if(k_workload_fields.begin(),
+                                        k_workload_fields.end(),
+                                        [&](const WorkloadField& f) { return f.flag == flag; });
+        if (field == k_workload_fields.end()) {
+            return false;
+        }
+        const FieldFlag& given =
+            flags.fields[static_cast<std::size_t>(field - k_workload_fields.begin())];
+        return given.text.empty() && !given.on;
     };
     Diagnostics located;
     bool any = false;

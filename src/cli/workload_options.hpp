@@ -6,39 +6,25 @@
 
 #include <CLI/CLI.hpp>
 
+#include <array>
 #include <optional>
 #include <string>
 
 namespace gpuadvisor::cli {
 
+// A flag of k_workload_fields as given: a number's text, or whether a switch was.
+struct FieldFlag {
+    std::string text;
+    bool on = false;
+};
+
 struct WorkloadFlags {
     std::string kind;
     std::string profile;
     std::string model;
-    std::string params;
-    std::string tokens;
-    std::string samples;
     std::string precision;
     std::string method;
-    std::string seq_len;
-    std::string batch;
-    std::string qps;
-    std::string latency_ms;
-    std::string input_tokens;
-    std::string output_tokens;
-    std::string fp64_tflops;
-    bool fp64_tensor = false;
-    bool byo_vgpu = false;
-    std::string memory_gb;
-    std::string bandwidth_gb_per_s;
-    std::string sessions;
-    std::string memory_per_session_gb;
-    std::string lora_rank;
-    std::string ttft_ms;
-    std::string tpot_ms;
-    std::string deadline;
-    std::string budget;
-    std::string hours_per_month;
+    std::array<FieldFlag, k_workload_fields.size()> fields; // by row of k_workload_fields
 };
 
 void add_workload_flags(CLI::App& command, WorkloadFlags& flags);
