@@ -1,5 +1,6 @@
 #include "app.hpp"
 
+#include "catalog_options.hpp"
 #include "exit_status.hpp"
 #include "gpuadvisor/spelling.hpp"
 #include "gpuadvisor/units.hpp"
@@ -63,6 +64,11 @@ void add_global_options(CLI::App& app, GlobalOptions& global) {
                    "Show prices in this currency (dated rates in data/fx.yaml)")
         ->type_name("USD|CNY|EUR|...");
     app.add_flag("-q,--quiet", global.quiet, "No notes on stderr");
+    app.add_option("--today",
+                   global.today,
+                   "Give answers as on this date: prices' ages, discounts' expiry, validate's "
+                   "date checks (default: GPUADVISOR_TODAY, SOURCE_DATE_EPOCH, else today, UTC)")
+        ->type_name("YYYY-MM-DD");
     app.add_flag("--timings",
                  global.timings,
                  "Then a line on stderr: where the time went (catalog, plan, output)");
@@ -324,6 +330,11 @@ int run_command(int argc,
           use_color(global),
           global.quiet,
           global.timings ? &clock : nullptr};
+    const auto today = answer_date(global.today, command, io);
+    if (!today) {
+        return k_exit_usage;
+    }
+    io.today = *today;
     for (const Runner& runner : runners) {
         if (runner.app->parsed()) {
             const int status = runner.run(io);

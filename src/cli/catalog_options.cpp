@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <ostream>
 #include <set>
@@ -118,7 +119,9 @@ const Catalog* keep_for_the_process(Catalog&& catalog) {
 }
 
 const Catalog* load_active_catalog(const GlobalOptions& global, std::string_view command, Io& io) {
-    CatalogLoad load = load_catalog_timed(catalog_sources(global), {}, io);
+    CheckOptions checks;
+    checks.today = io.today;
+    CatalogLoad load = load_catalog_timed(catalog_sources(global), checks, io);
     if (load.diagnostics.has_errors()) {
         fail(command, load.diagnostics, k_exit_input, io);
         return nullptr;
@@ -237,21 +240,42 @@ bool check_currency(const std::string& currency, std::string_view command, Io& i
     return false;
 }
 
-std::optional<Date> answer_date(std::string_view command, Io& io) {
-    const char* text = std::getenv("GPUADVISOR_TODAY");
-    if (text == nullptr) {
-        return today_utc();
+std::optional<Date> answer_date(const std::string& flag, std::string_view command, Io& io) {
+    const auto bad = [&](std::string_view source, std::string_view text, const char* hint) {
+        fail(command,
+             "usage",
+             fmt::format("{}: '{}' is not a date", source, terminal_safe(text)),
+             hint,
+             k_exit_usage,
+             io);
+        return std::nullopt;
+    };
+    if (!flag.empty()) {
+        const auto date = parse_date(flag);
+        return date ? date : bad("--today", flag, "write it as YYYY-MM-DD");
     }
-    if (const auto date = parse_date(text)) {
-        return date;
+    if (const char* text = std::getenv("GPUADVISOR_TODAY")) {
+        const auto date = parse_date(text);
+        return date ? date
+                    : bad("GPUADVISOR_TODAY",
+                          text,
+                          "write it as YYYY-MM-DD, or unset it to use today's date");
     }
-    fail(command,
-         "usage",
-         fmt::format("GPUADVISOR_TODAY: '{}' is not a date", terminal_safe(text)),
-         "write it as YYYY-MM-DD, or unset it to use today's date",
-         k_exit_usage,
-         io);
-    return std::nullopt;
+    if (const char* text = std::getenv("SOURCE_DATE_EPOCH")) {
+        const std::string_view digits(text);
+        std::int64_t seconds = -1;
+        const auto [end, error] =
+            std::from_chars(digits.data(), digits.data() + digits.size(), seconds);
+        constexpr std::int64_t k_seconds_per_day = 86'400;
+        if (error != std::errc() || end != digits.data() + digits.size() || seconds < 0 ||
+            seconds / k_seconds_per_day > 2'932'896) { // (9999-12-31)
+            return bad("SOURCE_DATE_EPOCH",
+                       text,
+                       "write it as whole seconds since 1970-01-01 UTC, or unset it");
+        }
+        return Date{static_cast<int>(seconds / k_seconds_per_day)};
+    }
+    return today_utc();
 }
 
 std::vector<std::string>

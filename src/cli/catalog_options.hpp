@@ -33,10 +33,12 @@ const Catalog* load_active_catalog(const GlobalOptions& global, std::string_view
 // error naming --currency and the known codes (the command exits k_exit_usage).
 bool check_currency(const std::string& currency, std::string_view command, Io& io);
 
-// The date an answer is given on (prices' ages, discounts' expiry): GPUADVISOR_TODAY
-// (YYYY-MM-DD), for answers that do not change with the day they are asked, else today's UTC
-// date. nullopt after a usage error naming the variable (the command exits k_exit_usage).
-std::optional<Date> answer_date(std::string_view command, Io& io);
+// The date answers are given on (prices' ages, discounts' expiry, the catalog's date checks),
+// for answers that do not change with the day they are asked: --today (`flag`, YYYY-MM-DD),
+// else GPUADVISOR_TODAY (YYYY-MM-DD), else SOURCE_DATE_EPOCH (seconds since 1970, as
+// reproducible builds set it), else today's UTC date. nullopt after a usage error naming the
+// flag or variable (the command exits k_exit_usage).
+std::optional<Date> answer_date(const std::string& flag, std::string_view command, Io& io);
 
 // What an answer should say of the prices it shows (each row's provenance, once): how many are
 // older than `max_age_days` on `today` and the oldest date; how many are of low confidence.

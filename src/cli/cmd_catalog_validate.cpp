@@ -46,6 +46,7 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
     sources.paths.insert(sources.paths.end(), options.paths.begin(), options.paths.end());
     CheckOptions checks;
     checks.max_age_days = options.max_age_days;
+    checks.today = io.today;
     CatalogLoad load = load_catalog_timed(sources, checks, io);
     const bool only_rules = options.paths.empty() && !options.rule_paths.empty();
     Diagnostics diagnostics = options.paths.empty() && !only_rules

@@ -235,15 +235,14 @@ std::vector<std::string> conversion_warnings(const std::vector<Item>& items,
 
 int run(const Options& o, const GlobalOptions& global, Io& io) {
     const std::string currency = global.currency.empty() ? "USD" : global.currency;
-    const auto today = answer_date("compare", io);
-    if (!today || !check_currency(currency, "compare", io)) {
+    if (!check_currency(currency, "compare", io)) {
         return k_exit_usage;
     }
     const auto catalog = load_active_catalog(global, "compare", io);
     if (!catalog) {
         return k_exit_input;
     }
-    const PricingContext pricing{{}, {}, false, catalog->discounts(), *today};
+    const PricingContext pricing{{}, {}, false, catalog->discounts(), io.today};
     std::vector<Item> items;
     bool all_gpus = true;
     for (const std::string& name : o.names) {

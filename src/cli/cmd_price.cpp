@@ -73,10 +73,6 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
     if (!check_currency(currency, "price", io)) {
         return k_exit_usage;
     }
-    const auto today = answer_date("price", io);
-    if (!today) {
-        return k_exit_usage;
-    }
     const auto catalog = load_active_catalog(global, "price", io);
     if (!catalog) {
         return k_exit_input;
@@ -146,7 +142,7 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
         }
     }
     const PricingContext context{
-        spot, builtin_pricing().rules, o.estimate_missing, catalog->discounts(), *today};
+        spot, builtin_pricing().rules, o.estimate_missing, catalog->discounts(), io.today};
     PriceReport report;
     report.instance = instance;
     report.usage = usage;
@@ -228,7 +224,7 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
                     io);
     }
     report.warnings =
-        price_freshness_warnings({&report.chosen->row->provenance}, *today, o.max_price_age);
+        price_freshness_warnings({&report.chosen->row->provenance}, io.today, o.max_price_age);
     print_price(report, builtin_fx(), io);
     return k_exit_ok;
 }

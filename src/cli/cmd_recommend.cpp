@@ -140,8 +140,7 @@ int run(Options o, const GlobalOptions& global, Io& io) {
         return k_exit_input;
     }
     const auto limits = constraints(o, *catalog, global, io);
-    const auto today = limits ? answer_date("recommend", io) : std::nullopt;
-    if (!limits || !today) {
+    if (!limits) {
         return k_exit_usage;
     }
     if (o.value_per_day && !is_finite_work(workload->kind)) {
@@ -164,7 +163,7 @@ int run(Options o, const GlobalOptions& global, Io& io) {
                      builtin_pricing().rules,
                      false,
                      catalog->discounts(),
-                     *today},
+                     io.today},
                     *limits};
     // Serving and desktops are replicas: one taken back does not stop the others.
     input.pricing.spot.one_job = is_finite_work(workload->kind);
@@ -173,7 +172,7 @@ int run(Options o, const GlobalOptions& global, Io& io) {
         return plan(input);
     }();
     for (std::string& warning :
-         price_freshness_warnings(prices_shown(result), *today, o.max_price_age)) {
+         price_freshness_warnings(prices_shown(result), io.today, o.max_price_age)) {
         result.warnings.push_back(std::move(warning));
     }
     if (!io.quiet) {

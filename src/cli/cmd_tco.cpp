@@ -132,10 +132,6 @@ void print(const TcoResult& r, const TcoInput& in, const Options& o, Io& io) {
 }
 
 int run(const Options& o, const GlobalOptions& global, Io& io) {
-    const auto today = answer_date("tco", io);
-    if (!today) {
-        return k_exit_usage;
-    }
     const auto catalog = load_active_catalog(global, "tco", io);
     if (!catalog) {
         return k_exit_input;
@@ -160,7 +156,7 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
     // The region (or --region) where the plan is sold and costs least, compared in USD.
     const Usage usage{o.count, o.years * k_hours_per_year, o.utilization};
     const PricingContext context{
-        builtin_pricing().spot_defaults, {}, false, catalog->discounts(), *today};
+        builtin_pricing().spot_defaults, {}, false, catalog->discounts(), io.today};
     const PriceRow* row = nullptr;
     std::int64_t best_usd = 0;
     std::string why =

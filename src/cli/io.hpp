@@ -1,6 +1,7 @@
 // What a command writes to, and how.
 #pragma once
 
+#include "gpuadvisor/date.hpp"
 #include "gpuadvisor/enum_names.hpp"
 
 #include <iosfwd>
@@ -29,6 +30,7 @@ struct GlobalOptions {
     std::string currency;
     bool quiet = false;
     bool timings = false;
+    std::string today; // --today: the date answers are given on (empty: see answer_date)
 };
 
 struct Io {
@@ -38,6 +40,7 @@ struct Io {
     bool color = false; // ANSI styles on stdout
     bool quiet = false;
     StageClock* clock = nullptr; // --timings: where the stages' times go
+    Date today{};                // the date answers are given on (answer_date)
 };
 
 OutputFormat parse_output_format(std::string_view text);
