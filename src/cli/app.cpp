@@ -19,6 +19,15 @@
 
 namespace gpuadvisor::cli {
 
+std::string command_path(const CLI::App& command) {
+    std::string path = command.get_name();
+    for (const CLI::App* parent = command.get_parent(); parent != nullptr;
+         parent = parent->get_parent()) {
+        path = parent->get_name() + " " + path;
+    }
+    return path;
+}
+
 namespace {
 
 constexpr std::string_view k_description =
@@ -94,16 +103,6 @@ const CLI::App& deepest_app(const CLI::App& app) {
     return *current;
 }
 
-// "gpuadvisor catalog list": a command's full name, for help hints.
-std::string command_path(const CLI::App& command) {
-    std::string path = command.get_name();
-    for (const CLI::App* parent = command.get_parent(); parent != nullptr;
-         parent = parent->get_parent()) {
-        path = parent->get_name() + " " + path;
-    }
-    return path;
-}
-
 // What the JSON calls a command: "catalog list" (and "gpuadvisor" for the program).
 std::string json_name(const std::string& path) {
     return path == "gpuadvisor" ? path : path.substr(std::string_view("gpuadvisor ").size());
@@ -152,9 +151,12 @@ int usage_error(const CLI::App& app, const CLI::ParseError& error, Io& io) {
         return no_command(app, reached, io);
     }
     const std::string path = command_path(reached);
+    const auto unknown = dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr
+                             ? unknown_option(app, reached)
+                             : std::nullopt;
     return fail(json_name(path),
                 "usage",
-                error.what(),
+                unknown ? *unknown : std::string(error.what()),
                 fmt::format("run '{} --help'", path),
                 k_exit_usage,
                 io);
@@ -312,10 +314,22 @@ int run_command(int argc,
     register_compare(app, registry);
     register_tco(app, registry);
     register_recommend(app, registry);
+    std::vector<std::string> help_path;
+    CLI::App* help = app.add_subcommand("help", "Help for a command (all of them: no command)");
+    help->add_option("command", help_path, "The command, e.g. catalog list");
+    help->footer("Example:\n  gpuadvisor help catalog list");
+    CLI::App* version = app.add_subcommand(
+        "version", "The version, the build's revision and the built-in prices' dates");
+    version->footer("Example:\n  gpuadvisor version");
+    add_global_options_footer(app);
 
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
+        if (dynamic_cast<const CLI::CallForVersion*>(&error) != nullptr) {
+            out << version_text() << '\n';
+            return k_exit_ok;
+        }
         if (error.get_exit_code() == 0) {
             app.exit(error, out, err);
             return k_exit_ok;
@@ -330,6 +344,13 @@ int run_command(int argc,
           use_color(global),
           global.quiet,
           global.timings ? &clock : nullptr};
+    if (help->parsed()) {
+        return run_help(app, help_path, io);
+    }
+    if (version->parsed()) {
+        io.out << version_text() << '\n';
+        return k_exit_ok;
+    }
     const auto today = answer_date(global.today, command, io);
     if (!today) {
         return k_exit_usage;

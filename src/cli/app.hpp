@@ -9,6 +9,7 @@
 #include <functional>
 #include <initializer_list>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +36,18 @@ void register_price(CLI::App& app, Registry registry);
 void register_compare(CLI::App& app, Registry registry);
 void register_tco(CLI::App& app, Registry registry);
 void register_recommend(CLI::App& app, Registry registry);
+
+// "gpuadvisor catalog list": a command's full name, for help hints.
+std::string command_path(const CLI::App& command);
+// "gpuadvisor 0.1.0 (revision ...)" and the built-in catalog's size and price dates.
+std::string version_text();
+// Appends a line naming the global options to every command's help (theirs is the program's).
+void add_global_options_footer(CLI::App& app);
+// "'--dedline' is not an option of 'gpuadvisor recommend'; did you mean '--deadline'?" for the
+// first unknown option left over, or nullopt when what is left is no option.
+std::optional<std::string> unknown_option(const CLI::App& app, const CLI::App& reached);
+// gpuadvisor help [COMMAND...]: the command's help on stdout (exit 0), or unknown-command.
+int run_help(const CLI::App& app, const std::vector<std::string>& path, Io& io);
 
 // IsMember without CLI11's own listing in the help (the type name shows the values).
 CLI::Validator one_of(std::vector<std::string> values);
