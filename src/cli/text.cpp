@@ -121,10 +121,16 @@ std::string format_price(std::int64_t micros) {
 }
 
 std::string format_cents(std::int64_t micros) {
-    const std::int64_t rounded =
-        micros >= 0 ? (micros + 5000) / 10000 * 10000 : -((-micros + 5000) / 10000 * 10000);
-    // An amount under half a cent is shown as it is, never as a free 0.00.
-    return format_micros(rounded == 0 ? micros : rounded, 2);
+    // Half a cent and more rounds away from zero: (|micros| + 5000) / 10000 cents, worked on
+    // the magnitude in unsigned arithmetic so that no amount up to the int64 limits overflows.
+    const bool negative = micros < 0;
+    const std::uint64_t magnitude = negative ? static_cast<std::uint64_t>(-(micros + 1)) + 1
+                                             : static_cast<std::uint64_t>(micros);
+    const std::uint64_t cents = magnitude / 10'000 + (magnitude % 10'000 >= 5'000 ? 1 : 0);
+    if (cents == 0) {
+        return format_micros(micros, 2); // under half a cent: as it is, never a free 0.00
+    }
+    return fmt::format("{}{}.{:02}", negative ? "-" : "", cents / 100, cents % 100);
 }
 
 } // namespace gpuadvisor::cli
