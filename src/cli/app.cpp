@@ -108,6 +108,20 @@ std::string json_name(const std::string& path) {
     return path == "gpuadvisor" ? path : path.substr(std::string_view("gpuadvisor ").size());
 }
 
+// The command a JSON document names, in success and failure alike: the command's path, and for
+// `catalog list` the kind listed when the arguments named a valid one ("catalog list gpus").
+std::string json_command(const CLI::App& reached) {
+    std::string name = json_name(command_path(reached));
+    const CLI::Option* what = reached.get_option_no_throw("what");
+    if (what != nullptr && what->count() == 1) {
+        const std::string& kind = what->results().front();
+        if (kind == "gpus" || kind == "instances" || kind == "offers") {
+            name += " " + kind;
+        }
+    }
+    return name;
+}
+
 // The commands of a group (the program, "catalog"); none for a leaf command.
 std::vector<std::string> command_names(const CLI::App& group) {
     std::vector<std::string> names;
@@ -154,7 +168,7 @@ int usage_error(const CLI::App& app, const CLI::ParseError& error, Io& io) {
     const auto unknown = dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr
                              ? unknown_option(app, reached)
                              : std::nullopt;
-    return fail(json_name(path),
+    return fail(json_command(reached),
                 "usage",
                 unknown ? *unknown : std::string(error.what()),
                 fmt::format("run '{} --help'", path),
@@ -212,7 +226,8 @@ int internal_error(const std::exception_ptr& thrown,
     } catch (...) {
         err << "gpuadvisor: error[internal]: internal error\n";
         if (format == OutputFormat::json) {
-            out << R"({"schema_version": 1, "command": ")" << command
+            out << R"({"schema_version": )" << k_json_schema_version << R"(, "command": ")"
+                << command
                 << R"(", "ok": false, "diagnostics": [{"file": "gpuadvisor", "line": 0, )"
                 << R"("column": 0, "severity": "error", "code": "internal", )"
                 << R"("message": "internal error", "hint": ""}]})" << '\n';
@@ -337,7 +352,7 @@ int run_command(int argc,
         Io io{out, err, parse_output_format(global.format), false, global.quiet};
         return usage_error(app, error, io);
     }
-    command = json_name(command_path(deepest_app(app)));
+    command = json_command(deepest_app(app));
     Io io{out,
           err,
           parse_output_format(global.format),

@@ -57,17 +57,17 @@ bool narrows_instances(const Filter& filter) {
 // Validates --provider against the catalog; nullopt after printing a usage error.
 
 int run(const Options& options, const GlobalOptions& global, Io& io) {
-    if (!check_currency(global.currency, "catalog list", io)) {
+    const std::string command = "catalog list " + options.what; // as the JSON document names it
+    if (!check_currency(global.currency, command, io)) {
         return k_exit_usage;
     }
-    const auto catalog = load_active_catalog(global, "catalog list", io);
+    const auto catalog = load_active_catalog(global, command, io);
     if (!catalog) {
         return k_exit_input;
     }
     Filter filter;
-    const auto providers =
-        check_providers(*catalog, split_list(options.providers), "catalog list", io);
-    const auto gpus = resolve_gpu_names(*catalog, split_list(options.gpus), "catalog list", io);
+    const auto providers = check_providers(*catalog, split_list(options.providers), command, io);
+    const auto gpus = resolve_gpu_names(*catalog, split_list(options.gpus), command, io);
     if (!providers || !gpus) {
         return k_exit_usage;
     }

@@ -66,9 +66,13 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
     const std::size_t errors =
         diagnostics.error_count() + (options.strict ? diagnostics.warning_count() : 0);
     const bool valid = errors == 0;
+    const bool unreadable = std::any_of(diagnostics.items().begin(),
+                                        diagnostics.items().end(),
+                                        [](const Diagnostic& d) { return d.code == "io"; });
     print_diagnostics(diagnostics, io);
     if (io.format == OutputFormat::json) {
         Json document = json_document("catalog validate");
+        document["ok"] = valid && !unreadable; // as the exit code: 0 only then
         document["valid"] = valid;
         document["errors"] = diagnostics.error_count();
         document["warnings"] = diagnostics.warning_count();
@@ -95,9 +99,6 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
                 : "");
     }
     keep_for_the_process(std::move(load.catalog)); // not freed: the process is ending
-    const bool unreadable = std::any_of(diagnostics.items().begin(),
-                                        diagnostics.items().end(),
-                                        [](const Diagnostic& d) { return d.code == "io"; });
     return unreadable ? k_exit_input : valid ? k_exit_ok : k_exit_negative;
 }
 

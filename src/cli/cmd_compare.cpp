@@ -32,14 +32,20 @@ struct Item {
     const PriceRow* row = nullptr;          // the offer whose prices are shown
 };
 
+// A price of `row` in `currency`, in micro-units; none without a price or a rate.
+std::optional<std::int64_t> converted_micros(const std::optional<std::int64_t>& micros,
+                                             const PriceRow& row,
+                                             const std::string& currency) {
+    return micros ? builtin_fx().convert(*micros, row.currency, currency) : std::nullopt;
+}
+
 std::optional<double> in_currency(const std::optional<std::int64_t>& micros,
                                   const PriceRow& row,
                                   const std::string& currency) {
-    if (!micros) {
-        return std::nullopt;
-    }
-    const auto converted = builtin_fx().convert(*micros, row.currency, currency);
-    return converted ? std::optional<double>(money_units(*converted)) : std::nullopt;
+    const auto converted = converted_micros(micros, row, currency);
+    return converted ? std::optional<double>(static_cast<double>(*converted) /
+                                             static_cast<double>(Money::k_micros_per_unit))
+                     : std::nullopt;
 }
 
 // A plan's price on an item's offer as paid (after any negotiated discount).
@@ -83,16 +89,29 @@ Item cheapest_for_gpu(const Gpu& gpu,
     return item;
 }
 
+// A price for the table: a number to the micro-unit.
 Json money(const std::optional<double>& value) {
     return value ? Json(std::round(*value * 1e6) / 1e6) : Json(nullptr);
 }
 
-// One measure across the items: a JSON key, a label for people, a value per item.
+// A price for JSON: a money object with the rate (per hour, or per month) to the micro-unit,
+// or null where there is none.
+Json money_object(const std::optional<std::int64_t>& micros,
+                  const std::string& currency,
+                  bool monthly = false) {
+    return micros
+               ? money_json(currency, {{monthly ? "per_month" : "per_hour", rate_amount(micros)}})
+               : Json(nullptr);
+}
+
+// One measure across the items: a JSON key, a label for people, a value per item (and, for a
+// price, its JSON form: a money object).
 struct Measure {
     std::string key;
     std::string label;
     std::vector<Json> values;
     bool table_hides_when_null = false; // a row people need only when it says something
+    std::vector<Json> json_values = {}; // empty: JSON gives `values`
 };
 
 // Each plan's price as paid; where a negotiated discount applies, its list price and the
@@ -123,11 +142,18 @@ void add_plan_prices(const std::vector<Item>& items,
         Measure list{std::string(to_string(plan)) + "_list", "... list price", {}, true};
         for (const Item& item : items) {
             const auto rate = rate_of(item, plan, pricing);
+            const auto paid_micros =
+                rate ? converted_micros(rate->micros, *item.row, currency) : std::nullopt;
+            const auto list_micros = rate && rate->discount != nullptr
+                                         ? converted_micros(rate->list_micros, *item.row, currency)
+                                         : std::nullopt;
             paid.values.push_back(
                 money(rate ? in_currency(rate->micros, *item.row, currency) : std::nullopt));
+            paid.json_values.push_back(money_object(paid_micros, currency, monthly));
             list.values.push_back(rate && rate->discount != nullptr
                                       ? money(in_currency(rate->list_micros, *item.row, currency))
                                       : Json(nullptr));
+            list.json_values.push_back(money_object(list_micros, currency, monthly));
         }
         result.push_back(std::move(paid));
         result.push_back(std::move(list));
@@ -161,6 +187,26 @@ std::vector<Measure> measures(const std::vector<Item>& items,
         return money(value && divisor && *divisor > 0 ? std::optional<double>(*value / *divisor)
                                                       : std::nullopt);
     };
+    // The same in JSON: the on-demand rate per GPU-hour (over `divisor` too), rounded to the
+    // micro-unit, in a money object.
+    const auto per_json = [&](const Item& i, std::optional<double> divisor) {
+        const auto rate = i.row != nullptr ? rate_of(i, Plan::on_demand, pricing) : std::nullopt;
+        const auto hourly = rate ? converted_micros(rate->micros, *i.row, currency) : std::nullopt;
+        if (!hourly || !divisor || !(*divisor > 0)) {
+            return Json(nullptr);
+        }
+        const double micros = static_cast<double>(*hourly) / i.instance->gpu_count / *divisor;
+        return micros < 9e18 ? money_object(std::llround(micros), currency) : Json(nullptr);
+    };
+    const auto add_price =
+        [&](std::string key, std::string label, std::optional<double> (*of)(const Gpu&)) {
+            Measure measure{std::move(key), std::move(label), {}, false};
+            for (const Item& item : items) {
+                measure.values.push_back(per(item, of(*item.gpu)));
+                measure.json_values.push_back(per_json(item, of(*item.gpu)));
+            }
+            result.push_back(std::move(measure));
+        };
     // Measures of an instance type: null in a GPU's column that found no priced instance.
     const auto add_instance = [&](std::string key, std::string label, auto value_of) {
         add(std::move(key), std::move(label), [value_of](const Item& i) {
@@ -197,17 +243,17 @@ std::vector<Measure> measures(const std::vector<Item>& items,
     if (!gpus_only) {
         add_plan_prices(items, currency, pricing, result);
     }
-    add("on_demand_per_gpu_hour", "on-demand per GPU-hour", [&](const Item& i) {
-        return money(per_gpu_hour(i));
+    add_price("on_demand_per_gpu_hour", "on-demand per GPU-hour", [](const Gpu&) {
+        return std::optional<double>(1);
     });
-    add("on_demand_per_gpu_memory_gb_hour", "... per GB of GPU memory", [&](const Item& i) {
-        return per(i, i.gpu->memory_gb);
+    add_price("on_demand_per_gpu_memory_gb_hour", "... per GB of GPU memory", [](const Gpu& g) {
+        return std::optional<double>(g.memory_gb);
     });
-    add("on_demand_per_fp16_tflops_hour", "... per FP16 TFLOPS", [&](const Item& i) {
-        return per(i, i.gpu->fp16_tflops);
+    add_price("on_demand_per_fp16_tflops_hour", "... per FP16 TFLOPS", [](const Gpu& g) {
+        return g.fp16_tflops;
     });
-    add("on_demand_per_fp64_tflops_hour", "... per FP64 TFLOPS", [&](const Item& i) {
-        return per(i, i.gpu->fp64_tflops);
+    add_price("on_demand_per_fp64_tflops_hour", "... per FP64 TFLOPS", [](const Gpu& g) {
+        return std::optional<double>(g.fp64_tflops);
     });
     return result;
 }
@@ -281,7 +327,8 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
             Json item{{"name", o.names.size() == items.size() ? o.names[c] : items[c].gpu->id},
                       {"kind", items[c].instance != nullptr && !all_gpus ? "instance" : "gpu"}};
             for (const Measure& measure : rows) {
-                item[measure.key] = measure.values[c];
+                item[measure.key] =
+                    measure.json_values.empty() ? measure.values[c] : measure.json_values[c];
             }
             document["items"].push_back(item);
         }

@@ -61,14 +61,14 @@ int run(const Options& options, Io& io) {
     if (io.format == OutputFormat::json) {
         Json document = json_document("scaling");
         document["threshold"] = report.threshold;
-        document["ok"] = report.ok;
+        document["meets_threshold"] = report.ok; // "ok" says the command answered
         document["steps"] = Json::array();
         for (const ScalingStep& step : report.steps) {
             document["steps"].push_back({{"gpus", step.gpus},
                                          {"throughput", step.throughput},
                                          {"speedup", std::round(step.speedup * 1000) / 1000},
                                          {"scaling_ratio", std::round(step.ratio * 1000) / 1000},
-                                         {"ok", step.ok}});
+                                         {"meets_threshold", step.ok}});
         }
         document["remedies"] = report.remedies;
         write_json(document, io);

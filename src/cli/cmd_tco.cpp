@@ -40,23 +40,21 @@ void print(const TcoResult& r, const TcoInput& in, const Options& o, Io& io) {
         document["instance"] = in.offer->instance->id;
         document["region"] = in.offer->prices->region;
         document["usage"] = {
-            {"instances", o.count}, {"utilization", o.utilization}, {"years", o.years}};
+            {"instances", count_json(o.count)}, {"utilization", o.utilization}, {"years", o.years}};
         document["server"] = {{"id", r.server->id},
                               {"count", r.servers},
                               {"source", r.server->provenance.source},
                               {"confidence", to_string(r.server->provenance.confidence)}};
         document["own"] = Json::array();
         for (const TcoLine& line : r.own) {
-            document["own"].push_back(
-                {{"item", line.item},
-                 {"cost", {{"currency", r.currency}, {"total", money_units(line.micros)}}},
-                 {"basis", line.basis}});
+            document["own"].push_back({{"item", line.item},
+                                       {"cost", total_json(r.currency, line.micros)},
+                                       {"basis", line.basis}});
         }
-        document["own_total"] = {{"currency", r.currency}, {"total", money_units(r.own_total)}};
-        document["cash_outlay"] = {{"currency", r.currency}, {"total", money_units(r.cash_outlay)}};
-        document["cloud_total"] = {{"currency", r.currency}, {"total", money_units(r.cloud_total)}};
-        document["cloud_list_total"] = {{"currency", r.currency},
-                                        {"total", money_units(r.cloud_list_total)}};
+        document["own_total"] = total_json(r.currency, r.own_total);
+        document["cash_outlay"] = total_json(r.currency, r.cash_outlay);
+        document["cloud_total"] = total_json(r.currency, r.cloud_total);
+        document["cloud_list_total"] = total_json(r.currency, r.cloud_list_total);
         document["discounts"] = Json::array();
         for (const Discount* discount : r.discounts) {
             document["discounts"].push_back({{"id", discount->id},

@@ -1,16 +1,19 @@
 #include "output.hpp"
 
+#include "gpuadvisor/units.hpp"
 #include "text.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <ostream>
 
 namespace gpuadvisor::cli {
 
 Json json_document(std::string_view command) {
     Json document;
-    document["schema_version"] = 1;
+    document["schema_version"] = k_json_schema_version;
     document["command"] = command;
+    document["ok"] = true;
     return document;
 }
 
@@ -93,8 +96,33 @@ Json optional_number(const std::optional<double>& value) {
     return value ? Json(*value) : Json(nullptr);
 }
 
-double money_units(std::int64_t micros) {
-    return static_cast<double>(micros) / static_cast<double>(Money::k_micros_per_unit);
+Json count_json(double value) {
+    constexpr double k_exact = 9'007'199'254'740'992.0; // 2^53: every whole double below is exact
+    if (std::isfinite(value) && std::trunc(value) == value && std::abs(value) < k_exact) {
+        return Json(static_cast<std::int64_t>(value));
+    }
+    return Json(value);
+}
+
+Json rate_amount(std::optional<std::int64_t> micros) {
+    return micros ? Json(format_micros(*micros, 2)) : Json(nullptr);
+}
+
+Json billed_amount(std::optional<std::int64_t> micros) {
+    return micros ? Json(format_cents(*micros)) : Json(nullptr);
+}
+
+Json money_json(std::string_view currency, std::initializer_list<MoneyAmount> amounts) {
+    Json money;
+    money["currency"] = currency;
+    for (const MoneyAmount& amount : amounts) {
+        money[std::string(amount.key)] = amount.amount;
+    }
+    return money;
+}
+
+Json total_json(std::string_view currency, std::optional<std::int64_t> micros) {
+    return money_json(currency, {{"total", billed_amount(micros)}});
 }
 
 } // namespace gpuadvisor::cli

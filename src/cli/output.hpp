@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string_view>
 
@@ -14,7 +16,11 @@ namespace gpuadvisor::cli {
 
 using Json = nlohmann::ordered_json;
 
-// {"schema_version": 1, "command": name}: the start of every JSON document.
+// The version of every JSON document's shape (CLI.md "JSON output"; docs/cli.md "JSON contract").
+inline constexpr int k_json_schema_version = 2;
+
+// {"schema_version": 2, "command": name, "ok": true}: the start of every JSON document. A
+// command that answers in the negative (exit 1) sets "ok" to false; a failure (fail()) does.
 Json json_document(std::string_view command);
 
 // Writes a JSON document (strict: invalid UTF-8 is replaced, never emitted).
@@ -44,7 +50,28 @@ std::string cell_text(const Json& value);
 
 // Optional number as JSON (null when absent).
 Json optional_number(const std::optional<double>& value);
-// {"currency": "USD", "per_hour": 1.23} style money value.
-double money_units(std::int64_t micros);
+
+// A count (instances, GPUs, servers) as a JSON integer when it is whole, as it always is but
+// for a fractional --count; a number otherwise.
+Json count_json(double value);
+
+// Money in JSON is one object, {"currency": "USD", <amount keys>}, each amount an exact
+// decimal string made from the integer micro-units (or null when absent):
+//   {"currency": "USD", "per_hour": "32.7726", "total": "287087.98"}.
+// A rate (per hour, per month, per million tokens) keeps every digit it has ("32.7726",
+// "0.000001", at least two decimals): rate_amount. An amount billed (a total, a saving, a
+// difference) is to the cent as the tables show it (format_cents, half up; under half a cent
+// it keeps its digits rather than read as a free 0.00): billed_amount. Signs are kept.
+Json rate_amount(std::optional<std::int64_t> micros);
+Json billed_amount(std::optional<std::int64_t> micros);
+
+struct MoneyAmount {
+    std::string_view key; // "per_hour", "per_month", "total", ...
+    Json amount;          // rate_amount or billed_amount: a string, or null
+};
+Json money_json(std::string_view currency, std::initializer_list<MoneyAmount> amounts);
+
+// The usual billed amount alone: {"currency": ..., "total": "12.50"}.
+Json total_json(std::string_view currency, std::optional<std::int64_t> micros);
 
 } // namespace gpuadvisor::cli

@@ -16,15 +16,18 @@ namespace gpuadvisor::cli {
 
 namespace {
 
-// A money object: the currency, per running hour from the exact rates, the total.
-Json money_json(std::int64_t total,
-                std::optional<std::int64_t> per_hour,
-                const std::string& currency) {
-    Json json;
-    json["currency"] = currency;
-    json["per_hour"] = per_hour ? Json(money_units(*per_hour)) : Json(nullptr);
-    json["total"] = money_units(total);
-    return json;
+// A cost: the currency, per running hour from the exact rates (every digit), the total (to
+// the cent, as the table shows it).
+Json cost_json(std::int64_t total,
+               std::optional<std::int64_t> per_hour,
+               const std::string& currency) {
+    return money_json(currency,
+                      {{"per_hour", rate_amount(per_hour)}, {"total", billed_amount(total)}});
+}
+
+// A plan's rate: per hour, or per month for a subscription.
+Json rate_json(std::int64_t micros, bool monthly, const std::string& currency) {
+    return money_json(currency, {{monthly ? "per_month" : "per_hour", rate_amount(micros)}});
 }
 
 Json optional_share(const std::optional<double>& value) {
@@ -57,23 +60,20 @@ Json discount_json(const Discount* discount) {
 
 Json part_json(const PricedPart& part, const Quote& quote) {
     const bool monthly = part.plan == Plan::subscription_monthly;
-    Json rate{{"currency", quote.currency}};
-    rate[monthly ? "per_month" : "per_hour"] = money_units(part.rate.micros);
-    return {{"tier", part.tier.empty() ? Json(nullptr) : Json(part.tier)},
-            {"plan", plan_flag_name(part.plan)},
-            {"share", part.share},
-            {"rate", rate},
-            {"list_rate",
-             {{"currency", quote.currency}, {"value", money_units(part.rate.list_micros)}}},
-            {"discount", discount_json(part.rate.discount)},
-            {"estimated", part.rate.estimated},
-            {"estimate_rule", part.rate.estimated ? Json(part.rate.estimate_rule) : Json(nullptr)},
-            {monthly ? "billed_instance_months" : "billed_instance_hours", part.billed_quantity},
-            {"basis", part.basis},
-            {"cost",
-             money_json(
-                 part.total_micros, per_running_hour(part, quote.running_hours), quote.currency)},
-            {"list_total", money_units(part.list_total_micros)}};
+    return {
+        {"tier", part.tier.empty() ? Json(nullptr) : Json(part.tier)},
+        {"plan", plan_flag_name(part.plan)},
+        {"share", part.share},
+        {"rate", rate_json(part.rate.micros, monthly, quote.currency)},
+        {"list_rate", rate_json(part.rate.list_micros, monthly, quote.currency)},
+        {"discount", discount_json(part.rate.discount)},
+        {"estimated", part.rate.estimated},
+        {"estimate_rule", part.rate.estimated ? Json(part.rate.estimate_rule) : Json(nullptr)},
+        {monthly ? "billed_instance_months" : "billed_instance_hours", part.billed_quantity},
+        {"basis", part.basis},
+        {"cost",
+         cost_json(part.total_micros, per_running_hour(part, quote.running_hours), quote.currency)},
+        {"list_total", total_json(quote.currency, part.list_total_micros)}};
 }
 
 Json report_json(const PriceReport& report, const FxTable& fx) {
@@ -83,36 +83,37 @@ Json report_json(const PriceReport& report, const FxTable& fx) {
     document["instance"] = {{"provider", report.instance->provider},
                             {"id", report.instance->id},
                             {"gpu", report.instance->gpu},
-                            {"gpu_count", report.instance->gpu_count}};
+                            {"gpu_count", count_json(report.instance->gpu_count)}};
     document["region"] = report.chosen->row->region;
     const Provenance& provenance = report.chosen->row->provenance;
     document["price_as_of"] = format_date(provenance.as_of);
     document["price_confidence"] = to_string(provenance.confidence);
     document["price_source"] = provenance.source.str();
     document["warnings"] = report.warnings;
-    document["usage"] = {{"instances", report.usage.instances},
+    document["usage"] = {{"instances", count_json(report.usage.instances)},
                          {"period_hours", report.usage.period_hours},
                          {"utilization", report.usage.utilization},
                          {"running_hours", report.usage.running_hours()},
                          {"used_instance_hours", report.usage.used_instance_hours()},
-                         {"baseline", report.usage.baseline}};
+                         {"baseline", count_json(report.usage.baseline)}};
     document["parts"] = Json::array();
     for (const PricedPart& part : quote.parts) {
         document["parts"].push_back(part_json(part, quote));
     }
-    document["cost"] = money_json(quote.total_micros, per_running_hour(quote), currency);
+    document["cost"] = cost_json(quote.total_micros, per_running_hour(quote), currency);
     document["list_cost"] =
-        money_json(quote.list_total_micros, per_running_hour(quote, true), currency);
-    document["discount_saving"] = money_units(quote.list_total_micros - quote.total_micros);
+        cost_json(quote.list_total_micros, per_running_hour(quote, true), currency);
+    document["discount_saving"] =
+        total_json(currency, quote.list_total_micros - quote.total_micros);
     const auto release = auto_release_what_if(quote, report.usage, report.auto_release);
     document["auto_release"] =
         release ? Json{{"utilization_threshold", report.auto_release.utilization_threshold},
                        {"idle_minutes", report.auto_release.idle_minutes},
                        {"idle_stretches_per_day", report.auto_release.idle_stretches_per_day},
                        {"idle_stretches", release->idle_stretches},
-                       {"always_on_total", money_units(release->always_on_micros)},
-                       {"with_release_total", money_units(release->released_micros)},
-                       {"saving", money_units(release->saving_micros)},
+                       {"always_on_total", total_json(currency, release->always_on_micros)},
+                       {"with_release_total", total_json(currency, release->released_micros)},
+                       {"saving", total_json(currency, release->saving_micros)},
                        {"source", report.auto_release.source}}
                 : Json(nullptr);
     document["break_even_utilization"] = {
@@ -128,7 +129,8 @@ Json report_json(const PriceReport& report, const FxTable& fx) {
         report.auto_mix
             ? Json{{"interruptible_share", report.interruptible_share},
                    {"on_demand_total",
-                    on_demand ? Json(money_units(on_demand->total_micros)) : Json(nullptr)},
+                    on_demand ? total_json(on_demand->currency, on_demand->total_micros)
+                              : Json(nullptr)},
                    {"saving_vs_on_demand",
                     on_demand && on_demand->total_micros > 0
                         ? Json(std::round((1 - static_cast<double>(quote.total_micros) /
@@ -148,7 +150,7 @@ Json report_json(const PriceReport& report, const FxTable& fx) {
             {{"region", region.row->region},
              {"available", other.has_value()},
              {"cost",
-              other ? money_json(other->total_micros, per_running_hour(*other), other->currency)
+              other ? cost_json(other->total_micros, per_running_hour(*other), other->currency)
                     : Json(nullptr)},
              {"reason", other ? Json(nullptr) : Json(region.result.error)}});
     }

@@ -77,33 +77,30 @@ Json recommendation_json(const Candidate& c, const RecommendReport& report) {
     }
     Json also = Json::array();
     for (const auto& [region, micros] : c.also_in) {
-        also.push_back({{"region", region}, {"total", money_units(micros)}});
+        also.push_back({{"region", region}, {"total", total_json(currency, micros)}});
     }
-    const Json per_hour = c.per_hour_micros ? Json(money_units(*c.per_hour_micros)) : Json(nullptr);
-    Json cost{{"currency", currency},
-              {"per_hour", per_hour},
-              {"total", money_units(c.total_micros)},
-              {"list_total", money_units(c.list_total_micros)},
-              {"period", is_finite_work(report.workload->kind) ? "the job" : "a month"}};
+    // The rate per hour keeps every digit; the total is to the cent, as the table's TOTAL.
+    Json cost = money_json(
+        currency,
+        {{"per_hour", rate_amount(c.per_hour_micros)}, {"total", billed_amount(c.total_micros)}});
     const NormalizedWorkload& w = *report.workload;
     if (serves_tokens(w)) {
-        const auto money = [](std::optional<std::int64_t> micros) {
-            return micros ? Json(money_units(*micros)) : Json(nullptr);
-        };
-        cost["per_million_output_tokens"] = money(per_million_tokens(c, w, true));
-        cost["per_million_tokens"] = money(per_million_tokens(c, w, false));
+        cost["per_million_output_tokens"] = rate_amount(per_million_tokens(c, w, true));
+        cost["per_million_tokens"] = rate_amount(per_million_tokens(c, w, false));
     }
     return {{"rank", c.rank},
             {"provider", c.instance->provider},
             {"instance", c.instance->id},
             {"region", c.row->region},
             {"gpu", c.gpu->id},
-            {"gpus_per_instance", c.instance->gpu_count},
-            {"instance_count", c.count},
-            {"total_gpus", c.total_gpus},
+            {"gpus_per_instance", count_json(c.instance->gpu_count)},
+            {"instance_count", count_json(c.count)},
+            {"total_gpus", count_json(c.total_gpus)},
             {"pricing", c.pricing},
             {"parts", parts},
             {"cost", cost},
+            {"list_cost", total_json(currency, c.list_total_micros)},
+            {"period", is_finite_work(w.kind) ? "job" : "month"},
             {"estimate", estimate_json(c, *report.workload)},
             {"pareto", c.pareto},
             {"price_as_of", format_date(c.row->provenance.as_of)},
@@ -140,7 +137,9 @@ Json document_json(const RecommendReport& report) {
             {{"rule", tier.rule->id},
              {"reason", tier.rule->reason},
              {"recommendation", recommendation_json(tier.best, report)},
-             {"extra_cost", money_units(tier.best.total_micros - first.total_micros)}});
+             {"extra_cost",
+              total_json(report.constraints->currency,
+                         tier.best.total_micros - first.total_micros)}});
     }
     document["feasible"] = r.feasible;
     document["considered"] = r.considered;
@@ -159,7 +158,7 @@ Json document_json(const RecommendReport& report) {
                 {{"provider", x.instance->provider},
                  {"instance", x.instance->id},
                  {"region", x.region.empty() ? Json(nullptr) : Json(x.region)},
-                 {"instance_count", x.count},
+                 {"instance_count", count_json(x.count)},
                  {"code", x.code},
                  {"reason", x.reason}});
         }

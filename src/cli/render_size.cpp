@@ -178,6 +178,7 @@ std::string gpus_label(const InstanceType& instance) {
 
 void print_size(const SizeReport& report, Io& io) {
     Json document = json_document("size");
+    document["ok"] = !report.estimate || report.estimate->fits; // else exit 1
     document["workload"] = workload_json(report.workload);
     document["requirements"] = requirements_json(report.requirements, report.workload.kind);
     if (report.estimate) {

@@ -30,7 +30,12 @@ template <class Sink> void price_row_fields(const PriceRow& row, Sink& sink) {
     sink.text("currency", row.currency);
     for (const Plan plan : k_all_plans) {
         const auto& price = row.price(plan);
-        sink.number(to_string(plan), price ? std::optional(money_units(*price)) : std::nullopt);
+        // A catalog row's prices stay numbers in the row's currency, as the catalog file
+        // writes them (docs/cli.md, "JSON contract"): exact to the micro-unit.
+        sink.number(to_string(plan),
+                    price ? std::optional(static_cast<double>(*price) /
+                                          static_cast<double>(Money::k_micros_per_unit))
+                          : std::nullopt);
     }
     if (row.spot_interruption.empty()) {
         sink.number("spot_interruption", std::nullopt); // null

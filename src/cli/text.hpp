@@ -26,8 +26,9 @@ std::size_t display_width(std::string_view text);
 // An exact amount with at least two decimals: "35.50", "32.7726".
 std::string format_price(std::int64_t micros);
 
-// An amount rounded half up to cents, for people: "47848.00"; one under half a cent exactly
-// ("0.000983"), so a priced amount never reads as free. JSON carries the exact micros.
+// An amount billed rounded half up (away from zero) to cents: "47848.00", "-12.35"; one under
+// half a cent exactly ("0.000983"), so a priced amount never reads as free. Tables, CSV,
+// Markdown and JSON's billed amounts (output.hpp billed_amount) all show totals through it.
 std::string format_cents(std::int64_t micros);
 
 } // namespace gpuadvisor::cli

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Every command's JSON, on success and on failure, is one strict JSON object: no NaN or
-Infinity, valid UTF-8, `schema_version` 1 and `command`; a failure has `"ok": false` and
-its diagnostics; and a closed pipe or a full disk behaves for every command. Out of memory
+Infinity, valid UTF-8, `schema_version` 2 and `command`; a success has `"ok": true`, a
+failure `"ok": false` and its diagnostics, under the same `command` as the success; and a closed pipe or a full disk behaves for every command. Out of memory
 (under `ulimit -v`) is exit 4 with a failure object too, whenever the memory runs out.
 
 usage: json_strict.py BINARY FIXTURES
@@ -40,22 +40,26 @@ SUCCESS = [
     ["recommend", "training", "--model", "llama-2-7b", "--tokens", "10B", "--explain"],
     ["recommend", "graphics", "--sessions", "4", "--memory-per-session-gb", "4"],
 ]
-# (args, exit code)
+# (args, exit code, the command the failure names: the same as its success's)
 FAILURE = [
-    (["catalog", "show", "nope.1x"], 2),
-    (["price", "big.8x", "--plan", "subscription"], 1),
-    (["price", "nope.1x"], 2),
-    (["compare", "nope"], 2),
-    (["tco", "--instance", "yun.t4", "--plan", "spot"], 1),
-    (["size", "training", "--model", "llama-2-7b"], 2),
+    (["catalog", "show", "nope.1x"], 2, "catalog show"),
+    (["price", "big.8x", "--plan", "subscription"], 1, "price"),
+    (["price", "nope.1x"], 2, "price"),
+    (["compare", "nope"], 2, "compare"),
+    (["tco", "--instance", "yun.t4", "--plan", "spot"], 1, "tco"),
+    (["size", "training", "--model", "llama-2-7b"], 2, "size"),
     (["recommend", "training", "--model", "llama-2-7b", "--tokens", "1T", "--deadline", "1h"],
-     1),
-    (["recommend", "inference", "--model", "bert-base", "--rules", "/nonexistent.yaml"], 3),
-    (["size", "--profile", "{fixtures}/profiles/broken.yaml"], 3),
-    (["recomend", "training"], 2),
-    (["catalog", "lst", "gpus"], 2),
-    (["catalog", "list", "gpu"], 2),
-    ([], 2),
+     1, "recommend"),
+    (["recommend", "inference", "--model", "bert-base", "--rules", "/nonexistent.yaml"], 3,
+     "recommend"),
+    (["size", "--profile", "{fixtures}/profiles/broken.yaml"], 3, "size"),
+    (["recomend", "training"], 2, "gpuadvisor"),
+    (["catalog", "lst", "gpus"], 2, "catalog"),
+    (["catalog", "list", "gpu"], 2, "catalog list"),
+    (["catalog", "list", "gpus", "--bogus"], 2, "catalog list gpus"),
+    (["catalog", "list", "offers", "--provider", "nope"], 2, "catalog list offers"),
+    (["scaling", "--gpus", "1,2", "--throughput", "1"], 2, "scaling"),
+    ([], 2, "gpuadvisor"),
 ]
 # Address-space limits (KiB) for the out-of-memory runs: from too little to start up to
 # enough to read a 32 MB profile, so that memory runs out at one point or another, reading
@@ -76,8 +80,11 @@ def check_document(args, done, ok):
     except (ValueError, UnicodeDecodeError) as error:
         FAILURES.append(f"{name}: not strict JSON: {error}: {done.stdout[:200]!r}")
         return
-    if not isinstance(doc, dict) or doc.get("schema_version") != 1 or "command" not in doc:
+    if not isinstance(doc, dict) or doc.get("schema_version") != 2 or "command" not in doc:
         FAILURES.append(f"{name}: not a versioned document")
+        return
+    if ok and doc.get("ok") is not True:
+        FAILURES.append(f"{name}: a success without ok: true")
     if not ok and (doc.get("ok") is not False or not doc.get("diagnostics")):
         FAILURES.append(f"{name}: a failure without ok: false and diagnostics")
 
@@ -126,12 +133,14 @@ def main():
         if done.returncode != 0:
             FAILURES.append(f"{' '.join(args)}: exit {done.returncode}: {done.stderr[:200]!r}")
         check_document(args, done, True)
-    for args, code in FAILURE:
+    for args, code, command in FAILURE:
         args = [a.replace("{fixtures}", fixtures) for a in args]
         done = run(binary, catalog, [*args, "-o", "json"])
         if done.returncode != code:
             FAILURES.append(f"{' '.join(args)}: exit {done.returncode}, expected {code}")
         check_document(args, done, False)
+        if f'"command": "{command}"'.encode() not in done.stdout:
+            FAILURES.append(f"{' '.join(args)}: not named '{command}': {done.stdout[:120]!r}")
     check_out_of_memory(binary)
     # A closed pipe ends quietly; a full disk fails loudly; for every command.
     for args in SUCCESS:

@@ -14,6 +14,7 @@ For varied workloads on the built-in catalog, every feasible configuration liste
 import json
 import subprocess
 import sys
+from decimal import Decimal
 
 TRAIN_7B = ["training", "--model", "llama-2-7b", "--tokens", "1T", "--deadline", "30d"]
 CASES = [
@@ -49,9 +50,14 @@ def speed(rec):
     return est["hours"] if "hours" in est else est.get("latency_ms", 0.0)
 
 
+def total(rec):
+    """A recommendation's total: money amounts are exact decimal strings (to the cent)."""
+    return Decimal(rec["cost"]["total"])
+
+
 def beats(a, b):
     """a is no worse than b on cost and speed, and better on one."""
-    ca, cb = a["cost"]["total"], b["cost"]["total"]
+    ca, cb = total(a), total(b)
     sa, sb = speed(a), speed(b)
     return ca <= cb and sa <= sb and (ca < cb or sa < sb)
 
@@ -74,7 +80,7 @@ def check(label, doc, flags, trades_speed):
         if by_time:
             return speed(rec)
         hours = rec["estimate"].get("hours", 0.0)
-        return rec["cost"]["total"] + value * hours / 24
+        return float(total(rec)) + value * hours / 24
 
     best = min(objective(r) for r in recs)
     within = option(flags, "--prefer-within", 10.0) / 100
@@ -121,7 +127,7 @@ def main():
     # documents' tier it does not meet gets its own line.
     code, doc = run(binary, ["recommend", *TRAIN_7B])
     recs = doc["recommendations"]
-    if code != 0 or recs[0]["cost"]["total"] > min(r["cost"]["total"] for r in recs):
+    if code != 0 or total(recs[0]) > min(total(r) for r in recs):
         failures.append("README query: #1 is not the cheapest")
     if "doc-training-1b-10b" not in [t["rule"] for t in doc["preferred_tiers"]]:
         failures.append("README query: no line for the documents' tier doc-training-1b-10b")

@@ -16,6 +16,7 @@ import json
 import pathlib
 import subprocess
 import sys
+from decimal import Decimal
 
 from jsonschema.validators import validator_for
 
@@ -46,7 +47,12 @@ def price_total(binary, rec, doc):
         args += ["--months", "1"]
     args += ["--currency", doc["currency"]]
     code, priced = run(binary, args)
-    return priced["cost"]["total"] if code == 0 else None
+    return Decimal(priced["cost"]["total"]) if code == 0 else None
+
+
+def total(rec):
+    """A recommendation's total: money amounts are exact decimal strings."""
+    return Decimal(rec["cost"]["total"])
 
 
 def follows_matrix(doc, rule_id):
@@ -56,8 +62,7 @@ def follows_matrix(doc, rule_id):
     if recs and rule_id in recs[0]["preferred_by"]:
         return True
     tiers = [t for t in doc["preferred_tiers"] if t["rule"] == rule_id]
-    if tiers and recs and tiers[0]["recommendation"]["cost"]["total"] >= \
-            recs[0]["cost"]["total"]:
+    if tiers and recs and total(tiers[0]["recommendation"]) >= total(recs[0]):
         return True
     return any(rule_id in note for note in doc["notes"])
 
@@ -102,7 +107,7 @@ def main():
         for rec in doc["recommendations"][:3]:
             expected = price_total(binary, rec, doc)
             if expected is not None:
-                check(abs(expected - rec["cost"]["total"]) <= 0.005,
+                check(abs(expected - total(rec)) <= Decimal("0.005"),
                       f"{name}: #{rec['rank']} costs {rec['cost']['total']}, price says "
                       f"{expected}")
         if name.startswith("real-time"):
