@@ -1,0 +1,117 @@
+#!/usr/bin/python3
+"""The JSON golden documents (tests/cli/*/stdout) keep the JSON contract (docs/cli.md):
+`schema_version` 2, `command`, `ok` true exactly when the exit code is 0; every amount of
+money a money object ({"currency", amounts as exact decimal strings or null}), no bare
+number where money is; and recommend's documents valid against
+docs/schema/recommend.schema.json.
+
+usage: json_goldens.py CASES_DIR RECOMMEND_SCHEMA
+"""
+import json
+import pathlib
+import re
+import sys
+
+AMOUNT = re.compile(r"^-?(0|[1-9][0-9]*)\.[0-9]{2,6}$")
+AMOUNT_KEYS = {"per_hour", "per_month", "total", "per_million_output_tokens",
+               "per_million_tokens"}
+# Keys whose value is money (a money object, or null where absent), outside the catalog's
+# listings (whose price rows stay numbers in the row's currency, as the catalog writes them).
+MONEY_KEYS = {
+    "cost", "list_cost", "rate", "list_rate", "list_total", "discount_saving", "extra_cost",
+    "always_on_total", "with_release_total", "saving", "on_demand_total", "own_total",
+    "cash_outlay", "cloud_total", "cloud_list_total",
+}
+# compare's prices, in each of its items.
+COMPARE_MONEY_KEYS = {
+    "on_demand", "spot", "reserved_1y", "reserved_3y", "subscription_monthly",
+    "on_demand_list", "spot_list", "reserved_1y_list", "reserved_3y_list",
+    "subscription_monthly_list", "on_demand_per_gpu_hour", "on_demand_per_gpu_memory_gb_hour",
+    "on_demand_per_fp16_tflops_hour", "on_demand_per_fp64_tflops_hour",
+}
+# Billed amounts are to the cent (or, under half a cent, the amount as it is).
+CENTS = re.compile(r"^-?(0|[1-9][0-9]*)\.[0-9]{2}$|^-?0\.00[0-4][0-9]{0,3}$")
+
+FAILURES = []
+
+
+def check_money(where, value):
+    if value is None:
+        return
+    if not isinstance(value, dict) or not isinstance(value.get("currency"), str):
+        FAILURES.append(f"{where}: not a money object: {value!r}")
+        return
+    amounts = {k: v for k, v in value.items() if k != "currency"}
+    if not amounts or not set(amounts) <= AMOUNT_KEYS:
+        FAILURES.append(f"{where}: money object with keys {sorted(value)}")
+    for key, amount in amounts.items():
+        if amount is not None and (not isinstance(amount, str) or not AMOUNT.match(amount)):
+            FAILURES.append(f"{where}.{key}: not an exact decimal string: {amount!r}")
+        elif key == "total" and amount is not None and not CENTS.match(amount):
+            FAILURES.append(f"{where}.{key}: a billed amount not to the cent: {amount!r}")
+
+
+def walk(where, value, catalog, money_keys=frozenset(MONEY_KEYS)):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            here = f"{where}.{key}"
+            if key in money_keys and not catalog:
+                check_money(here, item)
+            elif key == "also_in":
+                for i, entry in enumerate(item):
+                    check_money(f"{here}[{i}].total", entry.get("total"))
+            else:
+                walk(here, item, catalog, money_keys)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            walk(f"{where}[{i}]", item, catalog, money_keys)
+
+
+def validator(schema_path):
+    try:
+        from jsonschema.validators import validator_for
+    except ImportError:
+        print("recommend schema: skipped (no python3-jsonschema); money checked structurally")
+        return None
+    schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    cls = validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+def main():
+    cases, schema_path = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+    schema = validator(schema_path)
+    documents = recommends = 0
+    for case in sorted(p for p in cases.iterdir() if (p / "stdout").is_file()):
+        text = (case / "stdout").read_text(encoding="utf-8")
+        if not text.startswith("{"):
+            continue
+        documents += 1
+        name = case.name
+        doc = json.loads(text)
+        code = int((case / "exit").read_text().strip())
+        if doc.get("schema_version") != 2 or not isinstance(doc.get("command"), str):
+            FAILURES.append(f"{name}: schema_version {doc.get('schema_version')!r}, "
+                            f"command {doc.get('command')!r}")
+        if doc.get("ok") is not (code == 0):
+            FAILURES.append(f"{name}: ok {doc.get('ok')!r} with exit {code}")
+        command = doc.get("command", "")
+        walk(name, doc, command.startswith("catalog"))
+        for i, item in enumerate(doc.get("items", []) if command == "compare" else []):
+            walk(f"{name}.items[{i}]", item, False, COMPARE_MONEY_KEYS)
+        if doc.get("command") == "recommend" and schema is not None:
+            recommends += 1
+            errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
+                      for e in schema.iter_errors(doc)]
+            if errors:
+                FAILURES.append(f"{name}: recommend schema: {errors[:3]}")
+    for failure in FAILURES:
+        print("FAIL:", failure)
+    print(f"{documents} JSON documents ({recommends} against the recommend schema), "
+          f"{len(FAILURES)} failure(s)")
+    return 1 if FAILURES or documents == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
