@@ -228,9 +228,9 @@ int internal_error(const std::exception_ptr& thrown,
         if (format == OutputFormat::json) {
             out << R"({"schema_version": )" << k_json_schema_version << R"(, "command": ")"
                 << command
-                << R"(", "ok": false, "diagnostics": [{"file": "gpuadvisor", "line": 0, )"
-                << R"("column": 0, "severity": "error", "code": "internal", )"
-                << R"("message": "internal error", "hint": ""}]})" << '\n';
+                << R"(", "ok": false, "diagnostics": [{"file": "gpuadvisor", "line": null, )"
+                << R"("column": null, "severity": "error", "code": "internal", )"
+                << R"("message": "internal error", "hint": null}]})" << '\n';
         }
         return k_exit_internal;
     }

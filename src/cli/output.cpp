@@ -24,12 +24,13 @@ void write_json(const Json& document, Io& io) {
 Json diagnostic_json(const Diagnostic& diagnostic) {
     Json item;
     item["file"] = diagnostic.pos.file;
-    item["line"] = diagnostic.pos.line;
-    item["column"] = diagnostic.pos.column;
+    // Lines and columns are 1-based: 0 is no position (a usage error, a failure of the run).
+    item["line"] = diagnostic.pos.line > 0 ? Json(diagnostic.pos.line) : Json(nullptr);
+    item["column"] = diagnostic.pos.column > 0 ? Json(diagnostic.pos.column) : Json(nullptr);
     item["severity"] = to_string(diagnostic.severity);
     item["code"] = diagnostic.code;
     item["message"] = diagnostic.message;
-    item["hint"] = diagnostic.hint;
+    item["hint"] = diagnostic.hint.empty() ? Json(nullptr) : Json(diagnostic.hint);
     return item;
 }
 
