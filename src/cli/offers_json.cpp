@@ -42,6 +42,25 @@ class OfferFields {
         start(key);
         m_out += value ? Json(*value).dump() : "null"; // nlohmann's form ("8.0", "32.7726")
     }
+    void count(std::string_view key, double value) {
+        start(key);
+        m_out += count_json(value).dump(); // "8", as an integer where whole
+    }
+    // A money object one level in: {"currency": ..., "per_hour": "32.7726"}, as dump(2) nests it.
+    void money(std::string_view key,
+               std::string_view currency,
+               std::string_view amount_key,
+               const std::optional<std::int64_t>& micros) {
+        start(key);
+        if (!micros) {
+            m_out += "null";
+            return;
+        }
+        m_out += "{\n        \"currency\": ";
+        append_string(m_out, currency);
+        m_out.append(",\n        \"").append(amount_key).append("\": \"");
+        m_out.append(format_micros(*micros, 2)).append("\"\n      }");
+    }
 
   private:
     void start(std::string_view key) {
@@ -58,7 +77,7 @@ void append_offer(std::string& out, const Offer& offer) {
     fields.text("provider", offer.instance->provider);
     fields.text("instance", offer.instance->id);
     fields.text("gpu", offer.instance->gpu);
-    fields.number("gpu_count", offer.instance->gpu_count);
+    fields.count("gpu_count", offer.instance->gpu_count);
     price_row_fields(*offer.prices, fields);
     out.append("\n    }");
 }

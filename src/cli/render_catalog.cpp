@@ -71,7 +71,7 @@ Json instance_json(const InstanceType& instance, const Catalog& catalog) {
     json["id"] = instance.id;
     json["family"] = instance.family;
     json["gpu"] = instance.gpu;
-    json["gpu_count"] = instance.gpu_count;
+    json["gpu_count"] = count_json(instance.gpu_count);
     json["gpu_memory_per_gpu_gb"] = gpu != nullptr ? Json(gpu->memory_gb) : Json(nullptr);
     json["gpu_memory_total_gb"] =
         gpu != nullptr ? Json(gpu->memory_gb * instance.gpu_count) : Json(nullptr);

@@ -1,5 +1,6 @@
 // The fields of a provenance and of a price row, in the order every JSON listing gives them, for
-// any sink with text(key, value) and number(key, value or nullopt for null): a JSON object
+// any sink with text(key, value), number(key, value or nullopt for null) and money(key,
+// currency, amount key, micro-units or nullopt for null): a JSON object
 // (JsonFields), or an offer written straight to the output (offers_json.cpp). One list of fields,
 // whichever way they are written.
 #pragma once
@@ -28,14 +29,11 @@ template <class Sink> void provenance_fields(const Provenance& provenance, Sink&
 template <class Sink> void price_row_fields(const PriceRow& row, Sink& sink) {
     sink.text("region", row.region);
     sink.text("currency", row.currency);
-    for (const Plan plan : k_all_plans) {
-        const auto& price = row.price(plan);
-        // A catalog row's prices stay numbers in the row's currency, as the catalog file
-        // writes them (docs/cli.md, "JSON contract"): exact to the micro-unit.
-        sink.number(to_string(plan),
-                    price ? std::optional(static_cast<double>(*price) /
-                                          static_cast<double>(Money::k_micros_per_unit))
-                          : std::nullopt);
+    for (const Plan plan : k_all_plans) { // each a money object: the rate, every digit
+        sink.money(to_string(plan),
+                   row.currency,
+                   plan == Plan::subscription_monthly ? "per_month" : "per_hour",
+                   row.price(plan));
     }
     if (row.spot_interruption.empty()) {
         sink.number("spot_interruption", std::nullopt); // null
@@ -54,6 +52,13 @@ struct JsonFields {
     }
     void number(std::string_view key, std::optional<double> value) {
         json[std::string(key)] = value ? Json(*value) : Json(nullptr);
+    }
+    void money(std::string_view key,
+               std::string_view currency,
+               std::string_view amount_key,
+               const std::optional<std::int64_t>& micros) {
+        json[std::string(key)] =
+            micros ? money_json(currency, {{amount_key, rate_amount(*micros)}}) : Json(nullptr);
     }
 };
 

@@ -15,15 +15,15 @@ import sys
 AMOUNT = re.compile(r"^-?(0|[1-9][0-9]*)\.[0-9]{2,6}$")
 AMOUNT_KEYS = {"per_hour", "per_month", "total", "per_million_output_tokens",
                "per_million_tokens"}
-# Keys whose value is money (a money object, or null where absent), outside the catalog's
-# listings (whose price rows stay numbers in the row's currency, as the catalog writes them).
+# Keys whose value is money (a money object, or null where absent).
 MONEY_KEYS = {
     "cost", "list_cost", "rate", "list_rate", "list_total", "discount_saving", "extra_cost",
     "always_on_total", "with_release_total", "saving", "on_demand_total", "own_total",
     "cash_outlay", "cloud_total", "cloud_list_total",
 }
-# compare's prices, in each of its items.
-COMPARE_MONEY_KEYS = {
+# Each plan's price: in compare's items and the catalog's price rows (price's
+# break_even_utilization, keyed by plan too, holds shares and is not walked).
+PLAN_MONEY_KEYS = {
     "on_demand", "spot", "reserved_1y", "reserved_3y", "subscription_monthly",
     "on_demand_list", "spot_list", "reserved_1y_list", "reserved_3y_list",
     "subscription_monthly_list", "on_demand_per_gpu_hour", "on_demand_per_gpu_memory_gb_hour",
@@ -51,20 +51,22 @@ def check_money(where, value):
             FAILURES.append(f"{where}.{key}: a billed amount not to the cent: {amount!r}")
 
 
-def walk(where, value, catalog, money_keys=frozenset(MONEY_KEYS)):
+def walk(where, value):
     if isinstance(value, dict):
         for key, item in value.items():
             here = f"{where}.{key}"
-            if key in money_keys and not catalog:
+            if key in ("break_even_utilization", "break_even_estimated"):
+                continue
+            if key in MONEY_KEYS or key in PLAN_MONEY_KEYS:
                 check_money(here, item)
             elif key == "also_in":
                 for i, entry in enumerate(item):
                     check_money(f"{here}[{i}].total", entry.get("total"))
             else:
-                walk(here, item, catalog, money_keys)
+                walk(here, item)
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            walk(f"{where}[{i}]", item, catalog, money_keys)
+            walk(f"{where}[{i}]", item)
 
 
 def validator(schema_path):
@@ -96,10 +98,7 @@ def main():
                             f"command {doc.get('command')!r}")
         if doc.get("ok") is not (code == 0):
             FAILURES.append(f"{name}: ok {doc.get('ok')!r} with exit {code}")
-        command = doc.get("command", "")
-        walk(name, doc, command.startswith("catalog"))
-        for i, item in enumerate(doc.get("items", []) if command == "compare" else []):
-            walk(f"{name}.items[{i}]", item, False, COMPARE_MONEY_KEYS)
+        walk(name, doc)
         if doc.get("command") == "recommend" and schema is not None:
             recommends += 1
             errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}"

@@ -24,7 +24,7 @@ std::string built(const std::vector<Offer>& offers, const OffersNotes& notes = {
         json["provider"] = offer.instance->provider;
         json["instance"] = offer.instance->id;
         json["gpu"] = offer.instance->gpu;
-        json["gpu_count"] = offer.instance->gpu_count;
+        json["gpu_count"] = count_json(offer.instance->gpu_count);
         const Json row = price_row_json(*offer.prices);
         for (const auto& [key, value] : row.items()) {
             json[key] = value;
