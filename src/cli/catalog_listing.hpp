@@ -40,8 +40,10 @@ void print_instances(const std::vector<const InstanceType*>& instances,
 // What a listing of prices says besides them: the exchange rates its prices were converted at
 // (--currency), and the rows it could not convert.
 struct OffersNotes {
-    std::vector<std::string> fx;
+    std::vector<std::string> fx; // each rate in words, for tables
     std::vector<std::string> warnings;
+    std::vector<std::string> converted_from{}; // the currencies converted from (for JSON)
+    std::string converted_to{};
 };
 // The rows' prices in `currency`: each row in another currency is replaced by its converted copy
 // (kept in `store`), each rate used named once in the notes; a row that does not convert stays

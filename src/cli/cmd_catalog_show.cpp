@@ -87,7 +87,8 @@ int show_instance(const InstanceType& instance,
         for (const PriceRow* row : rows) {
             document["prices"].push_back(price_row_json(*row));
         }
-        document["fx"] = notes.fx;
+        document["conversions"] =
+            conversions_json(builtin_fx(), notes.converted_from, notes.converted_to);
         document["warnings"] = notes.warnings;
         write_json(document, io);
         return k_exit_ok;

@@ -1,7 +1,10 @@
 #include "output.hpp"
 
+#include "gpuadvisor/date.hpp"
 #include "gpuadvisor/units.hpp"
 #include "text.hpp"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
@@ -124,6 +127,41 @@ Json money_json(std::string_view currency, std::initializer_list<MoneyAmount> am
 
 Json total_json(std::string_view currency, std::optional<std::int64_t> micros) {
     return money_json(currency, {{"total", billed_amount(micros)}});
+}
+
+Json conversion_json(const FxTable& fx, std::string_view from, std::string_view to) {
+    const FxRate* source = fx.find(from);
+    const FxRate* target = fx.find(to);
+    if (from == to || source == nullptr || target == nullptr || source->per_usd <= 0) {
+        return nullptr;
+    }
+    std::optional<Date> as_of;
+    std::vector<std::string> sources;
+    for (const FxRate* rate : {source, target}) {
+        if (rate->currency != "USD") { // (USD is 1 by definition: no date, no source)
+            as_of = as_of ? std::min(*as_of, rate->provenance.as_of) : rate->provenance.as_of;
+            sources.push_back(rate->provenance.source.str());
+        }
+    }
+    const double rate = std::stod(fmt::format("{:.8g}", target->per_usd / source->per_usd));
+    return {{"from", from},
+            {"to", to},
+            {"rate", rate},
+            {"as_of", as_of ? Json(format_date(*as_of)) : Json(nullptr)},
+            {"source",
+             sources.empty() ? Json(nullptr) : Json(fmt::format("{}", fmt::join(sources, "; ")))}};
+}
+
+Json conversions_json(const FxTable& fx, std::vector<std::string> from, std::string_view to) {
+    std::sort(from.begin(), from.end());
+    from.erase(std::unique(from.begin(), from.end()), from.end());
+    Json list = Json::array();
+    for (const std::string& currency : from) {
+        if (Json conversion = conversion_json(fx, currency, to); !conversion.is_null()) {
+            list.push_back(std::move(conversion));
+        }
+    }
+    return list;
 }
 
 } // namespace gpuadvisor::cli

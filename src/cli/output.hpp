@@ -3,6 +3,7 @@
 
 #include "gpuadvisor/catalog.hpp"
 #include "gpuadvisor/diagnostic.hpp"
+#include "gpuadvisor/fx.hpp"
 #include "io.hpp"
 
 #include <nlohmann/json.hpp>
@@ -10,7 +11,9 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpuadvisor::cli {
 
@@ -73,5 +76,13 @@ Json money_json(std::string_view currency, std::initializer_list<MoneyAmount> am
 
 // The usual billed amount alone: {"currency": ..., "total": "12.50"}.
 Json total_json(std::string_view currency, std::optional<std::int64_t> micros);
+
+// A currency conversion as JSON names it wherever one is used: {"from": "CNY", "to": "EUR",
+// "rate": 0.12798397 (8 significant digits), "as_of", "source"}. A cross rate goes through
+// USD: its date is the older of its two rates' and its source names both. Null when `from` is
+// `to` or a rate is missing.
+Json conversion_json(const FxTable& fx, std::string_view from, std::string_view to);
+// The conversions to `to` from each of these currencies (each once, in code order).
+Json conversions_json(const FxTable& fx, std::vector<std::string> from, std::string_view to);
 
 } // namespace gpuadvisor::cli

@@ -153,6 +153,8 @@ OffersNotes convert_rows(std::vector<const PriceRow*>& rows,
     }
     for (const std::string& listed : rates) {
         notes.fx.push_back(builtin_fx().describe(listed, currency));
+        notes.converted_from.push_back(listed);
+        notes.converted_to = currency;
     }
     for (const auto& [listed, unconverted_rows] : unconverted) {
         const auto& [count, why] = unconverted_rows;

@@ -73,7 +73,7 @@ Json part_json(const PricedPart& part, const Quote& quote) {
         {"basis", part.basis},
         {"cost",
          cost_json(part.total_micros, per_running_hour(part, quote.running_hours), quote.currency)},
-        {"list_total", total_json(quote.currency, part.list_total_micros)}};
+        {"list_cost", total_json(quote.currency, part.list_total_micros)}};
 }
 
 Json report_json(const PriceReport& report, const FxTable& fx) {
@@ -140,9 +140,8 @@ Json report_json(const PriceReport& report, const FxTable& fx) {
                         : Json(nullptr)}}
             : Json(nullptr);
     const std::string& listed = report.chosen->row->currency;
-    document["fx"] = report.currency.empty() || report.currency == listed
-                         ? Json(nullptr)
-                         : Json(fx.describe(listed, report.currency));
+    document["conversions"] =
+        report.currency.empty() ? Json::array() : conversions_json(fx, {listed}, report.currency);
     document["regions"] = Json::array();
     for (const RegionQuote& region : report.regions) {
         const auto& other = region.result.quote;

@@ -77,7 +77,7 @@ Json recommendation_json(const Candidate& c, const RecommendReport& report) {
     }
     Json also = Json::array();
     for (const auto& [region, micros] : c.also_in) {
-        also.push_back({{"region", region}, {"total", total_json(currency, micros)}});
+        also.push_back({{"region", region}, {"cost", total_json(currency, micros)}});
     }
     // The rate per hour keeps every digit; the total is to the cent, as the table's TOTAL.
     Json cost = money_json(
@@ -111,11 +111,27 @@ Json recommendation_json(const Candidate& c, const RecommendReport& report) {
             {"also_in", also}};
 }
 
+// The currencies the rows shown are priced in (the tiers' rows too).
+std::vector<std::string> shown_currencies(const PlanResult& r) {
+    std::vector<std::string> currencies;
+    for (const Candidate& c : r.recommendations) {
+        currencies.push_back(c.row->currency.str());
+    }
+    for (const PreferredTier& tier : r.tiers) {
+        currencies.push_back(tier.best.row->currency.str());
+    }
+    std::sort(currencies.begin(), currencies.end());
+    currencies.erase(std::unique(currencies.begin(), currencies.end()), currencies.end());
+    return currencies;
+}
+
 Json document_json(const RecommendReport& report) {
     const PlanResult& r = *report.result;
     Json document = json_document("recommend");
     document["ok"] = !r.recommendations.empty();
     document["currency"] = report.constraints->currency;
+    document["conversions"] =
+        conversions_json(builtin_fx(), shown_currencies(r), report.constraints->currency);
     document["workload"] = workload_json(*report.workload);
     document["requirements"] = requirements_json(*report.requirements, report.workload->kind);
     document["rules"] = Json::array();
@@ -291,6 +307,13 @@ void print_table(const RecommendReport& report, Io& io) {
 
 void print_explanations(const RecommendReport& report, Io& io) {
     const PlanResult& r = *report.result;
+    for (const std::string& currency : shown_currencies(r)) {
+        if (currency != report.constraints->currency) {
+            io.out << "Converted at "
+                   << terminal_safe(builtin_fx().describe(currency, report.constraints->currency))
+                   << '\n';
+        }
+    }
     for (const std::string& warning : r.warnings) {
         io.out << "Warning: " << terminal_safe(warning) << '\n';
     }

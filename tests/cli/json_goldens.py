@@ -17,7 +17,7 @@ AMOUNT_KEYS = {"per_hour", "per_month", "total", "per_million_output_tokens",
                "per_million_tokens"}
 # Keys whose value is money (a money object, or null where absent).
 MONEY_KEYS = {
-    "cost", "list_cost", "rate", "list_rate", "list_total", "discount_saving", "extra_cost",
+    "cost", "list_cost", "rate", "list_rate", "discount_saving", "extra_cost",
     "always_on_total", "with_release_total", "saving", "on_demand_total", "own_total",
     "cash_outlay", "cloud_total", "cloud_list_total",
 }
@@ -33,6 +33,17 @@ PLAN_MONEY_KEYS = {
 CENTS = re.compile(r"^-?(0|[1-9][0-9]*)\.[0-9]{2}$|^-?0\.00[0-4][0-9]{0,3}$")
 
 FAILURES = []
+
+
+def check_conversion(where, value):
+    """A currency conversion: {from, to, rate > 0, as_of, source}, or null (nothing converted)."""
+    if value is None:
+        return
+    if (not isinstance(value, dict) or
+            set(value) != {"from", "to", "rate", "as_of", "source"} or
+            not isinstance(value["rate"], (int, float)) or value["rate"] <= 0 or
+            value["from"] == value["to"]):
+        FAILURES.append(f"{where}: not a conversion {{from, to, rate, as_of, source}}: {value!r}")
 
 
 def check_money(where, value):
@@ -57,11 +68,12 @@ def walk(where, value):
             here = f"{where}.{key}"
             if key in ("break_even_utilization", "break_even_estimated"):
                 continue
+            if key == "conversions":  # conversions: {from, to, rate (a number), ...}
+                for i, conversion in enumerate(item if isinstance(item, list) else [item]):
+                    check_conversion(f"{here}[{i}]", conversion)
+                continue
             if key in MONEY_KEYS or key in PLAN_MONEY_KEYS:
                 check_money(here, item)
-            elif key == "also_in":
-                for i, entry in enumerate(item):
-                    check_money(f"{here}[{i}].total", entry.get("total"))
             else:
                 walk(here, item)
     elif isinstance(value, list):

@@ -16,7 +16,8 @@ namespace {
 // fields as `catalog show` gives them.
 std::string built(const std::vector<Offer>& offers, const OffersNotes& notes = {}) {
     Json document = json_document("catalog list offers");
-    document["fx"] = notes.fx;
+    document["conversions"] =
+        conversions_json(builtin_fx(), notes.converted_from, notes.converted_to);
     document["warnings"] = notes.warnings;
     document["offers"] = Json::array();
     for (const Offer& offer : offers) {
