@@ -5,6 +5,7 @@
 #include "gpuadvisor/spelling.hpp"
 #include "gpuadvisor/units.hpp"
 #include "output.hpp"
+#include "render_validate.hpp"
 #include "stage_clock.hpp"
 
 #include <fmt/format.h>
@@ -62,7 +63,9 @@ void add_global_options(CLI::App& app, GlobalOptions& global) {
                  global.no_cache,
                  "Parse every catalog file, neither reading nor writing the cache");
     const auto formats = choices(k_output_format_names);
-    app.add_option("-o,--format", global.format, "Output format (default: table)")
+    app.add_option("-o,--format",
+                   global.format,
+                   "Output format (default: table; github, sarif, junit: catalog validate)")
         ->check(one_of(formats))
         ->type_name(choices_type(formats));
     app.add_option("--color", global.color, "Colour on a terminal; NO_COLOR is honoured")
@@ -236,6 +239,38 @@ int internal_error(const std::exception_ptr& thrown,
     }
 }
 
+// The format a command writes: -o's; for `catalog validate` without -o in a GitHub Actions job
+// (GITHUB_ACTIONS=true), workflow commands, as yamllint does.
+OutputFormat command_format(const CLI::App& app, const GlobalOptions& global, bool validate) {
+    const char* github_actions = std::getenv("GITHUB_ACTIONS");
+    if (validate && app.get_option("--format")->count() == 0 && github_actions != nullptr &&
+        std::string_view(github_actions) == "true") {
+        return OutputFormat::github;
+    }
+    return parse_output_format(global.format);
+}
+
+// -o github, sarif or junit given to a command other than `catalog validate`: a usage error.
+int format_not_for(const CLI::App& reached, OutputFormat format, Io& io) {
+    std::vector<std::string> general;
+    for (const auto& entry : k_output_format_names) {
+        if (!is_validate_only_format(entry.value)) {
+            general.emplace_back(entry.name);
+        }
+    }
+    const std::string path = command_path(reached);
+    return fail(json_command(reached),
+                "usage",
+                fmt::format("--format: '{}' is only for 'gpuadvisor catalog validate'; '{}' "
+                            "writes {}",
+                            name_of(k_output_format_names, format),
+                            path,
+                            choices_text(general)),
+                fmt::format("run '{} --help'", path),
+                k_exit_usage,
+                io);
+}
+
 } // namespace
 
 OutputFormat parse_output_format(std::string_view text) {
@@ -353,12 +388,16 @@ int run_command(int argc,
         return usage_error(app, error, io);
     }
     command = json_command(deepest_app(app));
+    const bool validate = command == "catalog validate";
     Io io{out,
           err,
-          parse_output_format(global.format),
+          command_format(app, global, validate),
           use_color(global),
           global.quiet,
           global.timings ? &clock : nullptr};
+    if (is_validate_only_format(io.format) && !validate) {
+        return format_not_for(deepest_app(app), io.format, io);
+    }
     if (help->parsed()) {
         return run_help(app, help_path, io);
     }

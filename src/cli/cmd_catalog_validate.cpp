@@ -1,9 +1,10 @@
-// gpuadvisor catalog validate [PATH...] [--max-age-days N] [--strict]
+// gpuadvisor catalog validate [PATH...] [--max-age-days N] [--strict] [-o json|github|sarif|junit]
 #include "app.hpp"
 #include "catalog_options.hpp"
 #include "exit_status.hpp"
 #include "gpuadvisor/rules.hpp"
 #include "output.hpp"
+#include "render_validate.hpp"
 
 #include <fmt/format.h>
 
@@ -81,7 +82,14 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
         document["files"] = files;
         document["diagnostics"] = diagnostics_json(diagnostics);
         write_json(document, io);
+    } else if (io.format == OutputFormat::sarif) {
+        write_sarif(diagnostics, io);
+    } else if (io.format == OutputFormat::junit) {
+        write_junit(diagnostics, files, options.strict, io);
     } else {
+        if (io.format == OutputFormat::github) {
+            write_github(diagnostics, io); // then the summary, as in a table
+        }
         const Catalog& catalog = load.catalog;
         io.out << fmt::format(
             "{}: {} file(s), {} GPUs, {} instance types, {} offers; {} "
@@ -120,7 +128,10 @@ void register_catalog_validate(CLI::App& catalog, Registry registry) {
         ->type_name("PATH");
     validate->footer("Examples:\n  gpuadvisor catalog validate\n"
                      "  gpuadvisor catalog validate prices/ --strict --max-age-days 180 -o json\n"
-                     "  gpuadvisor catalog validate --rules policy/rules.yaml");
+                     "  gpuadvisor catalog validate --rules policy/rules.yaml\n"
+                     "  gpuadvisor catalog validate prices/ -o sarif > validate.sarif\n"
+                     "-o also takes github (workflow commands; the default when "
+                     "GITHUB_ACTIONS=true),\nsarif (SARIF 2.1.0) and junit (JUnit XML).");
     registry.runners.push_back({validate, [options, &global = registry.global](Io& io) {
                                     return run(*options, global, io);
                                 }});

@@ -11,12 +11,16 @@
 
 namespace gpuadvisor::cli {
 
-enum class OutputFormat { table, json, csv, markdown };
-inline constexpr EnumNames<OutputFormat, 4> k_output_format_names{{
+// github, sarif and junit are `catalog validate`'s only (render_validate.hpp): reports for CI.
+enum class OutputFormat { table, json, csv, markdown, github, sarif, junit };
+inline constexpr EnumNames<OutputFormat, 7> k_output_format_names{{
     {OutputFormat::table, "table"},
     {OutputFormat::json, "json"},
     {OutputFormat::csv, "csv"},
     {OutputFormat::markdown, "markdown"},
+    {OutputFormat::github, "github"},
+    {OutputFormat::sarif, "sarif"},
+    {OutputFormat::junit, "junit"},
 }};
 
 class StageClock; // stage_clock.hpp

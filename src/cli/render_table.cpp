@@ -165,6 +165,9 @@ void render_table(const Table& table, Io& io) {
         return;
     case OutputFormat::table:
     case OutputFormat::json:
+    case OutputFormat::github: // (catalog validate's only: refused for tables before this)
+    case OutputFormat::sarif:
+    case OutputFormat::junit:
         render_aligned(table, io);
         return;
     }
