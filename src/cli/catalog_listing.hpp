@@ -1,7 +1,11 @@
-// Rendering catalog listings (gpus, instances, offers) in every output format.
+// Rendering catalog listings (gpus, instances, offers; and what a user can name: models,
+// regions, currencies, servers) in every output format.
 #pragma once
 
 #include "gpuadvisor/catalog.hpp"
+#include "gpuadvisor/fx.hpp"
+#include "gpuadvisor/models.hpp"
+#include "gpuadvisor/tco.hpp"
 #include "io.hpp"
 #include "output.hpp"
 
@@ -62,5 +66,23 @@ void print_offers(const std::vector<Offer>& offers, const OffersNotes& notes, Io
 void write_offers_json(const std::vector<Offer>& offers,
                        const OffersNotes& notes,
                        std::ostream& out);
+
+// One region of a provider: from its region list (name, country) or only from its offers (the
+// name empty), and how many offers of the listed instance types it has.
+struct RegionListing {
+    std::string provider;
+    std::string id;
+    std::string name;    // empty: not in the provider's region list
+    std::string country; // ISO 3166 alpha-2; empty: not known
+    std::size_t offers = 0;
+};
+
+// Each as given, in the order given (the caller sorts).
+void print_models(const std::vector<const ModelSpec*>& models, Io& io);
+void print_regions(const std::vector<RegionListing>& regions, Io& io);
+void print_currencies(const std::vector<const FxRate*>& rates, Io& io);
+// Servers with their price in --currency where it converts (the notes name the rates, as for
+// offers).
+void print_servers(const std::vector<Server>& servers, const OffersNotes& notes, Io& io);
 
 } // namespace gpuadvisor::cli

@@ -25,6 +25,22 @@ std::string price_or_empty(const std::optional<std::int64_t>& micros) {
     return micros ? format_price(*micros) : std::string();
 }
 
+// A parameter count as read: "6.74B", "25.6M".
+std::string parameters_text(double parameters) {
+    return parameters >= 1e9 ? format_number(std::round(parameters / 1e7) / 100) + "B"
+                             : format_number(std::round(parameters / 1e5) / 10) + "M";
+}
+
+// A whole figure that 0 means absent of (a CNN's layers, a model's context): null then.
+Json positive_or_null(double value) {
+    return value > 0 ? count_json(value) : Json(nullptr);
+}
+
+// The USD base rate is by definition, of no date.
+bool dated(const Provenance& provenance) {
+    return provenance.as_of != Date{};
+}
+
 } // namespace
 
 Json gpu_json(const Gpu& gpu) {
@@ -299,6 +315,156 @@ void print_offers(const std::vector<Offer>& offers, const OffersNotes& notes, Io
              price_or_empty(row.reserved_3y),
              row.subscription_monthly ? format_micros(*row.subscription_monthly, 0) : "",
              row.currency});
+    }
+    render_table(table, io);
+    print_notes(notes, io);
+}
+
+void print_models(const std::vector<const ModelSpec*>& models, Io& io) {
+    if (io.format == OutputFormat::json) {
+        Json document = json_document("catalog list models");
+        document["models"] = Json::array();
+        for (const ModelSpec* model : models) {
+            Json json;
+            json["id"] = model->id;
+            json["aliases"] = model->aliases;
+            json["name"] = model->name;
+            json["family"] = model->family;
+            json["architecture"] = to_string(model->architecture);
+            json["parameters"] = count_json(model->parameters);
+            json["active_parameters"] = count_json(model->active_parameters);
+            json["layers"] = positive_or_null(model->layers);
+            json["hidden_size"] = positive_or_null(model->hidden_size);
+            json["attention_heads"] = positive_or_null(model->attention_heads);
+            json["kv_heads"] = positive_or_null(model->kv_heads);
+            json["context_length"] = positive_or_null(model->context_length);
+            json["flops_per_sample_g"] =
+                model->flops_per_sample_g > 0 ? Json(model->flops_per_sample_g) : Json(nullptr);
+            json["pretraining_tokens"] =
+                model->pretraining_tokens ? count_json(*model->pretraining_tokens) : Json(nullptr);
+            JsonFields fields{json};
+            provenance_fields(model->provenance, fields);
+            document["models"].push_back(std::move(json));
+        }
+        write_json(document, io);
+        return;
+    }
+    Table table{{{"MODEL"},
+                 {"ARCH"},
+                 {"PARAMS", Align::right},
+                 {"ACTIVE", Align::right},
+                 {"CONTEXT", Align::right},
+                 {"AS OF"},
+                 {"SOURCE"}},
+                {}};
+    for (const ModelSpec* model : models) {
+        const bool moe = model->active_parameters != model->parameters;
+        table.rows.push_back(
+            {model->id,
+             std::string(to_string(model->architecture)),
+             parameters_text(model->parameters),
+             moe ? parameters_text(model->active_parameters) : "",
+             model->context_length > 0 ? std::to_string(model->context_length) : "",
+             format_date(model->provenance.as_of),
+             model->provenance.source});
+    }
+    render_table(table, io);
+}
+
+void print_regions(const std::vector<RegionListing>& regions, Io& io) {
+    if (io.format == OutputFormat::json) {
+        Json document = json_document("catalog list regions");
+        document["regions"] = Json::array();
+        for (const RegionListing& region : regions) {
+            Json json;
+            json["provider"] = region.provider;
+            json["id"] = region.id;
+            json["name"] = region.name.empty() ? Json(nullptr) : Json(region.name);
+            json["country"] = region.country.empty() ? Json(nullptr) : Json(region.country);
+            json["offers"] = region.offers;
+            document["regions"].push_back(std::move(json));
+        }
+        write_json(document, io);
+        return;
+    }
+    Table table{{{"PROVIDER"}, {"REGION"}, {"NAME"}, {"COUNTRY"}, {"OFFERS", Align::right}}, {}};
+    for (const RegionListing& region : regions) {
+        table.rows.push_back({region.provider,
+                              region.id,
+                              region.name,
+                              region.country,
+                              std::to_string(region.offers)});
+    }
+    render_table(table, io);
+}
+
+void print_currencies(const std::vector<const FxRate*>& rates, Io& io) {
+    if (io.format == OutputFormat::json) {
+        Json document = json_document("catalog list currencies");
+        document["currencies"] = Json::array();
+        for (const FxRate* rate : rates) {
+            Json json;
+            json["currency"] = rate->currency;
+            json["per_usd"] = rate->per_usd;
+            JsonFields fields{json};
+            provenance_fields(rate->provenance, fields);
+            json["as_of"] = dated(rate->provenance) ? json["as_of"] : Json(nullptr);
+            document["currencies"].push_back(std::move(json));
+        }
+        write_json(document, io);
+        return;
+    }
+    Table table{{{"CURRENCY"}, {"PER USD", Align::right}, {"AS OF"}, {"CONFIDENCE"}, {"SOURCE"}},
+                {}};
+    for (const FxRate* rate : rates) {
+        table.rows.push_back({rate->currency,
+                              format_number(rate->per_usd),
+                              dated(rate->provenance) ? format_date(rate->provenance.as_of) : "",
+                              std::string(to_string(rate->provenance.confidence)),
+                              rate->provenance.source});
+    }
+    render_table(table, io);
+}
+
+void print_servers(const std::vector<Server>& servers, const OffersNotes& notes, Io& io) {
+    if (io.format == OutputFormat::json) {
+        Json document = json_document("catalog list servers");
+        document["fx"] = notes.fx;
+        document["warnings"] = notes.warnings;
+        document["servers"] = Json::array();
+        for (const Server& server : servers) {
+            Json json;
+            json["id"] = server.id;
+            json["name"] = server.name;
+            json["gpu"] = server.gpu;
+            json["gpus"] = server.gpus;
+            json["price"] = total_json(server.currency, server.price_micros);
+            json["power_kw"] = server.power_kw;
+            JsonFields fields{json};
+            provenance_fields(server.provenance, fields);
+            document["servers"].push_back(std::move(json));
+        }
+        write_json(document, io);
+        return;
+    }
+    Table table{{{"SERVER"},
+                 {"GPUS"},
+                 {"PRICE", Align::right},
+                 {"CUR"},
+                 {"POWER kW", Align::right},
+                 {"AS OF"},
+                 {"CONFIDENCE"},
+                 {"SOURCE"}},
+                {}};
+    for (const Server& server : servers) {
+        table.rows.push_back({server.id,
+                              fmt::format("{}x {}", server.gpus, server.gpu),
+                              format_cents(server.price_micros),
+                              server.currency,
+                              format_number(server.power_kw),
+                              format_date(server.provenance.as_of),
+                              std::string(to_string(server.provenance.confidence)),
+                              server.provenance.source});
     }
     render_table(table, io);
     print_notes(notes, io);

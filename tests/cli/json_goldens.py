@@ -19,7 +19,7 @@ AMOUNT_KEYS = {"per_hour", "per_month", "total", "per_million_output_tokens",
 MONEY_KEYS = {
     "cost", "list_cost", "rate", "list_rate", "discount_saving", "extra_cost",
     "always_on_total", "with_release_total", "saving", "on_demand_total", "own_total",
-    "cash_outlay", "cloud_total", "cloud_list_total",
+    "cash_outlay", "cloud_total", "cloud_list_total", "price",
 }
 # Each plan's price: in compare's items and the catalog's price rows (price's
 # break_even_utilization, keyed by plan too, holds shares and is not walked).
