@@ -71,9 +71,10 @@ void add_global_options(CLI::App& app, GlobalOptions& global) {
     app.add_option("--color", global.color, "Colour on a terminal; NO_COLOR is honoured")
         ->check(one_of({"auto", "always", "never"}))
         ->type_name("auto|always|never");
-    app.add_option("--currency",
-                   global.currency,
-                   "Show prices in this currency (dated rates in data/fx.yaml)")
+    app.add_option(
+           "--currency",
+           global.currency,
+           "Show prices in this currency (dated rates: 'gpuadvisor catalog list currencies')")
         ->type_name("USD|CNY|EUR|...");
     app.add_flag("-q,--quiet", global.quiet, "No notes on stderr");
     app.add_option("--today",

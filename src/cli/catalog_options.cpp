@@ -234,7 +234,8 @@ bool check_currency(const std::string& currency, std::string_view command, Io& i
     fail(command,
          "usage",
          fmt::format("--currency: no rate for '{}'", currency),
-         fmt::format("known: {}", fmt::join(builtin_fx().currencies(), ", ")),
+         fmt::format("known: {}; rates: 'gpuadvisor catalog list currencies'",
+                     fmt::join(builtin_fx().currencies(), ", ")),
          k_exit_usage,
          io);
     return false;

@@ -135,7 +135,7 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
                     "price",
                     "usage",
                     fmt::format("--currency: no rate from {} to {}", row.currency, currency),
-                    "data/fx.yaml has the rates",
+                    "rates: 'gpuadvisor catalog list currencies'",
                     k_exit_usage,
                     io);
             }

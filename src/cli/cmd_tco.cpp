@@ -120,8 +120,8 @@ void print(const TcoResult& r, const TcoInput& in, const Options& o, Io& io) {
         io.out << fmt::format(
             "Cloud at list price: {} {}.\n", format_cents(r.cloud_list_total), r.currency);
     }
-    io.out << fmt::format("Server {} priced at {} {} as of {} ({} confidence); every default "
-                          "and its source: data/tco.yaml.\n",
+    io.out << fmt::format("Server {} priced at {} {} as of {} ({} confidence); its source: "
+                          "'gpuadvisor catalog list servers'.\n",
                           r.server->id,
                           format_cents(r.server->price_micros),
                           r.server->currency,
@@ -196,13 +196,23 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
     for (const Electricity& candidate : data.electricity) {
         electricity = candidate.market == market ? &candidate : electricity;
     }
-    if ((!o.server.empty() && server == nullptr) || electricity == nullptr) {
+    if (!o.server.empty() && server == nullptr) {
         return fail("tco",
                     "usage",
-                    server == nullptr && !o.server.empty()
-                        ? fmt::format("--server: no server '{}'", o.server)
-                        : fmt::format("--electricity: no market '{}'", market),
-                    "see data/tco.yaml",
+                    fmt::format("--server: no server '{}'", o.server),
+                    "servers: 'gpuadvisor catalog list servers'",
+                    k_exit_usage,
+                    io);
+    }
+    if (electricity == nullptr) {
+        std::vector<std::string> markets;
+        for (const Electricity& candidate : data.electricity) {
+            markets.push_back(candidate.market);
+        }
+        return fail("tco",
+                    "usage",
+                    fmt::format("--electricity: no market '{}'", market),
+                    fmt::format("markets: {}", fmt::join(markets, ", ")),
                     k_exit_usage,
                     io);
     }
@@ -249,11 +259,11 @@ void register_tco(CLI::App& app, Registry registry) {
     tco->add_option("--electricity",
                     o->electricity,
                     "Power market (default: cn-industrial in China, else us-commercial)");
-    tco->footer(
-        "Examples:\n  gpuadvisor tco --instance p5.48xlarge --utilization 0.6 --years 3\n"
-        "  gpuadvisor tco --instance p4d.24xlarge --plan reserved-3y --count 4\n"
-        "Owning: servers and network (depreciated), power x PUE, colocation space,\n"
-        "operations and maintenance (data/tco.yaml); renting: the plan for the same usage.");
+    tco->footer("Examples:\n  gpuadvisor tco --instance p5.48xlarge --utilization 0.6 --years 3\n"
+                "  gpuadvisor tco --instance p4d.24xlarge --plan reserved-3y --count 4\n"
+                "Owning: servers and network (depreciated), power x PUE, colocation space,\n"
+                "operations and maintenance; renting: the plan for the same usage.\n"
+                "The servers, their prices and sources: 'gpuadvisor catalog list servers'.");
     registry.runners.push_back({tco, [o, &global = registry.global](Io& io) {
                                     return run(*o, global, io);
                                 }});

@@ -282,7 +282,7 @@ void Planner::warn_offers_without_rate() {
     for (const auto& [currency, n] : m_offers_without_rate) {
         m_result.warnings.push_back(
             fmt::format("{} offer(s) priced in {} left out: no exchange rate from {} to {} "
-                        "(rates: data/fx.yaml)",
+                        "(rates: 'gpuadvisor catalog list currencies')",
                         n,
                         currency,
                         currency,

@@ -137,9 +137,10 @@ TcoResult compare_tco(const TcoInput& in, const TcoData& data, const FxTable& fx
         }
     }
     if (result.server == nullptr) {
-        result.error = fmt::format("no server in data/tco.yaml has {} GPUs: name one with "
-                                   "--server, or add it to a --catalog-style tco file",
-                                   instance.gpu);
+        result.error = fmt::format(
+            "no built-in server has {} GPUs ('gpuadvisor catalog list servers'): name one with "
+            "--server, or add it to a --catalog-style tco file",
+            instance.gpu);
         return result;
     }
     const QuoteResult cloud = price_offer(*in.offer, in.usage, in.mix, in.pricing);

@@ -84,7 +84,8 @@ void normalize_model(const Workload& in,
             const std::string hint = did_you_mean(models.names_near(*in.model));
             check.error("--model",
                         fmt::format("no model preset is called '{}'", *in.model),
-                        hint.empty() ? "see data/models.yaml, or give --params" : hint);
+                        hint.empty() ? "presets: 'gpuadvisor catalog list models'; or give --params"
+                                     : hint + " presets: 'gpuadvisor catalog list models'");
             return;
         }
         out.model = *preset;

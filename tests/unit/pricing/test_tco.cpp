@@ -70,7 +70,8 @@ TEST_CASE("TCO: a GPU no server has, and the shipped data loads") {
                          &load.data.electricity[0],
                          "USD"};
     CHECK(compare_tco(input, load.data, builtin_fx())
-              .error.starts_with("no server in data/tco.yaml has T4 GPUs"));
+              .error.starts_with(
+                  "no built-in server has T4 GPUs ('gpuadvisor catalog list servers')"));
     const TcoLoad shipped =
         load_tco_text("tco.yaml", test::read_text(std::string(GPUADVISOR_DATA) + "/tco.yaml"));
     CHECK(test::describe(shipped.diagnostics).empty());
