@@ -258,6 +258,21 @@ std::vector<Measure> measures(const std::vector<Item>& items,
     return result;
 }
 
+// The currencies the items' prices are converted from, each once.
+std::vector<std::string> converted_from(const std::vector<Item>& items,
+                                        const std::string& currency) {
+    std::vector<std::string> from;
+    for (const Item& item : items) {
+        if (item.row != nullptr && item.row->currency != currency &&
+            builtin_fx().find(item.row->currency) != nullptr) {
+            from.push_back(item.row->currency.str());
+        }
+    }
+    std::sort(from.begin(), from.end());
+    from.erase(std::unique(from.begin(), from.end()), from.end());
+    return from;
+}
+
 // Why an item's prices are not shown in `currency` (no rate, or too large), one line each.
 std::vector<std::string> conversion_warnings(const std::vector<Item>& items,
                                              const std::string& currency,
@@ -332,6 +347,8 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
             }
             document["items"].push_back(item);
         }
+        document["conversions"] =
+            conversions_json(builtin_fx(), converted_from(items, currency), currency);
         document["warnings"] = warnings;
         write_json(document, io);
         return k_exit_ok;
@@ -356,7 +373,11 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
         table.rows.push_back(std::move(cells));
     }
     render_table(table, io);
-    print_notes({{}, warnings}, io);
+    std::vector<std::string> rates;
+    for (const std::string& from : converted_from(items, currency)) {
+        rates.push_back(builtin_fx().describe(from, currency));
+    }
+    print_notes({rates, warnings}, io);
     return k_exit_ok;
 }
 
