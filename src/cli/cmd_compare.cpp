@@ -258,19 +258,15 @@ std::vector<Measure> measures(const std::vector<Item>& items,
     return result;
 }
 
-// The currencies the items' prices are converted from, each once.
-std::vector<std::string> converted_from(const std::vector<Item>& items,
-                                        const std::string& currency) {
-    std::vector<std::string> from;
+// The currencies the items' prices are listed in.
+std::vector<std::string> listed_currencies(const std::vector<Item>& items) {
+    std::vector<std::string> currencies;
     for (const Item& item : items) {
-        if (item.row != nullptr && item.row->currency != currency &&
-            builtin_fx().find(item.row->currency) != nullptr) {
-            from.push_back(item.row->currency.str());
+        if (item.row != nullptr) {
+            currencies.push_back(item.row->currency.str());
         }
     }
-    std::sort(from.begin(), from.end());
-    from.erase(std::unique(from.begin(), from.end()), from.end());
-    return from;
+    return currencies;
 }
 
 // Why an item's prices are not shown in `currency` (no rate, or too large), one line each.
@@ -348,7 +344,7 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
             document["items"].push_back(item);
         }
         document["conversions"] =
-            conversions_json(builtin_fx(), converted_from(items, currency), currency);
+            conversions_json(builtin_fx(), listed_currencies(items), currency);
         document["warnings"] = warnings;
         write_json(document, io);
         return k_exit_ok;
@@ -373,11 +369,7 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
         table.rows.push_back(std::move(cells));
     }
     render_table(table, io);
-    std::vector<std::string> rates;
-    for (const std::string& from : converted_from(items, currency)) {
-        rates.push_back(builtin_fx().describe(from, currency));
-    }
-    print_notes({rates, warnings}, io);
+    print_notes({conversion_lines(builtin_fx(), listed_currencies(items), currency), warnings}, io);
     return k_exit_ok;
 }
 

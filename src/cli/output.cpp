@@ -152,16 +152,39 @@ Json conversion_json(const FxTable& fx, std::string_view from, std::string_view 
              sources.empty() ? Json(nullptr) : Json(fmt::format("{}", fmt::join(sources, "; ")))}};
 }
 
-Json conversions_json(const FxTable& fx, std::vector<std::string> from, std::string_view to) {
+namespace {
+
+// The currencies converted from: each once, in code order, `to` and those without a rate left
+// out.
+std::vector<std::string>
+converted_from(const FxTable& fx, std::vector<std::string> from, std::string_view to) {
+    std::erase_if(from, [&](const std::string& code) {
+        return code == to || fx.find(code) == nullptr || fx.find(to) == nullptr;
+    });
     std::sort(from.begin(), from.end());
     from.erase(std::unique(from.begin(), from.end()), from.end());
+    return from;
+}
+
+} // namespace
+
+Json conversions_json(const FxTable& fx, std::vector<std::string> from, std::string_view to) {
     Json list = Json::array();
-    for (const std::string& currency : from) {
+    for (const std::string& currency : converted_from(fx, std::move(from), to)) {
         if (Json conversion = conversion_json(fx, currency, to); !conversion.is_null()) {
             list.push_back(std::move(conversion));
         }
     }
     return list;
+}
+
+std::vector<std::string>
+conversion_lines(const FxTable& fx, std::vector<std::string> from, std::string_view to) {
+    std::vector<std::string> lines;
+    for (const std::string& currency : converted_from(fx, std::move(from), to)) {
+        lines.push_back(fx.describe(currency, to));
+    }
+    return lines;
 }
 
 } // namespace gpuadvisor::cli

@@ -82,7 +82,11 @@ Json total_json(std::string_view currency, std::optional<std::int64_t> micros);
 // USD: its date is the older of its two rates' and its source names both. Null when `from` is
 // `to` or a rate is missing.
 Json conversion_json(const FxTable& fx, std::string_view from, std::string_view to);
-// The conversions to `to` from each of these currencies (each once, in code order).
+// The conversions to `to` from each of these currencies (each once, in code order; `to` itself
+// and a currency without a rate left out).
 Json conversions_json(const FxTable& fx, std::vector<std::string> from, std::string_view to);
+// The same in words, for under a table: "1 USD = 0.9603 EUR (EUR: source, date)".
+std::vector<std::string>
+conversion_lines(const FxTable& fx, std::vector<std::string> from, std::string_view to);
 
 } // namespace gpuadvisor::cli

@@ -111,7 +111,7 @@ Json recommendation_json(const Candidate& c, const RecommendReport& report) {
             {"also_in", also}};
 }
 
-// The currencies the rows shown are priced in (the tiers' rows too).
+// The currencies the rows shown are priced in (the tiers' rows too), as often as they are.
 std::vector<std::string> shown_currencies(const PlanResult& r) {
     std::vector<std::string> currencies;
     for (const Candidate& c : r.recommendations) {
@@ -120,8 +120,6 @@ std::vector<std::string> shown_currencies(const PlanResult& r) {
     for (const PreferredTier& tier : r.tiers) {
         currencies.push_back(tier.best.row->currency.str());
     }
-    std::sort(currencies.begin(), currencies.end());
-    currencies.erase(std::unique(currencies.begin(), currencies.end()), currencies.end());
     return currencies;
 }
 
@@ -307,12 +305,9 @@ void print_table(const RecommendReport& report, Io& io) {
 
 void print_explanations(const RecommendReport& report, Io& io) {
     const PlanResult& r = *report.result;
-    for (const std::string& currency : shown_currencies(r)) {
-        if (currency != report.constraints->currency) {
-            io.out << "Converted at "
-                   << terminal_safe(builtin_fx().describe(currency, report.constraints->currency))
-                   << '\n';
-        }
+    for (const std::string& rate :
+         conversion_lines(builtin_fx(), shown_currencies(r), report.constraints->currency)) {
+        io.out << "Converted at " << terminal_safe(rate) << '\n';
     }
     for (const std::string& warning : r.warnings) {
         io.out << "Warning: " << terminal_safe(warning) << '\n';

@@ -94,28 +94,10 @@ std::string message_with_hint(const Diagnostic& diagnostic) {
                                    : diagnostic.message + "\nhint: " + diagnostic.hint;
 }
 
-std::string_view github_command(Severity severity) {
-    switch (severity) {
-    case Severity::error:
-        return "error";
-    case Severity::warning:
-        return "warning";
-    case Severity::info:
-        return "notice";
-    }
-    return "error";
-}
-
-std::string_view sarif_level(Severity severity) {
-    switch (severity) {
-    case Severity::error:
-        return "error";
-    case Severity::warning:
-        return "warning";
-    case Severity::info:
-        return "note";
-    }
-    return "error";
+// The name a CI format gives a severity: ours, but for info, which GitHub calls a notice and
+// SARIF a note.
+std::string_view severity_name(Severity severity, std::string_view info) {
+    return severity == Severity::info ? info : to_string(severity);
 }
 
 std::string escaped(std::string_view text, bool property) {
@@ -211,7 +193,7 @@ void write_github(const Diagnostics& diagnostics, Io& io) {
             }
         }
         properties.push_back("title=" + github_property(diagnostic.code));
-        io.out << "::" << github_command(diagnostic.severity) << ' '
+        io.out << "::" << severity_name(diagnostic.severity, "notice") << ' '
                << fmt::format("{}", fmt::join(properties, ","))
                << "::" << github_message(message_with_hint(diagnostic)) << '\n';
     }
@@ -235,7 +217,7 @@ void write_sarif(const Diagnostics& diagnostics, Io& io) {
         Json result;
         result["ruleId"] = diagnostic.code;
         result["ruleIndex"] = rule_index.at(diagnostic.code);
-        result["level"] = sarif_level(diagnostic.severity);
+        result["level"] = severity_name(diagnostic.severity, "note");
         result["message"] = {{"text", message_with_hint(diagnostic)}};
         Json physical;
         physical["artifactLocation"] = {{"uri", uri_reference(diagnostic.pos.file)}};
