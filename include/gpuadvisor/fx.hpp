@@ -13,6 +13,13 @@
 
 namespace gpuadvisor {
 
+// The rates a table may hold, in units per US dollar (a rate file's or --fx-rate's).
+inline constexpr double k_lowest_per_usd = 1e-6;
+inline constexpr double k_highest_per_usd = 1e7;
+
+// Three capital letters, as ISO 4217 codes are ("CNY").
+bool is_currency_code(std::string_view code);
+
 struct FxRate {
     std::string currency;
     double per_usd = 0; // units of `currency` per US dollar
@@ -40,6 +47,10 @@ class FxTable {
     // "1 USD = 7.1884 CNY (Federal Reserve H.10, 2025-06-30)"
     std::string describe(std::string_view from, std::string_view to) const;
     std::vector<std::string> currencies() const;
+    const std::vector<FxRate>& rates() const { return m_rates; }
+    // This table with `over`'s rates in place of its own for the same currency, and the rest of
+    // `over` after its own (the user's --fx and --fx-rate over the built-in rates).
+    FxTable overlaid(const std::vector<FxRate>& over) const;
 
   private:
     std::vector<FxRate> m_rates;
@@ -58,6 +69,7 @@ struct FxLoad {
     Diagnostics diagnostics;
 };
 FxLoad load_fx_text(const std::string& file, std::string_view text);
+FxLoad load_fx_file(const std::string& path); // read within the load limits, then as above
 const FxTable& builtin_fx();
 
 } // namespace gpuadvisor

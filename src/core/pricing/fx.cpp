@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -105,6 +106,26 @@ std::vector<std::string> FxTable::currencies() const {
     return names;
 }
 
+bool is_currency_code(std::string_view code) {
+    return code.size() == 3 &&
+           code.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ") == std::string_view::npos;
+}
+
+FxTable FxTable::overlaid(const std::vector<FxRate>& over) const {
+    std::vector<FxRate> rates = m_rates;
+    for (const FxRate& rate : over) {
+        auto same = std::find_if(rates.begin(), rates.end(), [&](const FxRate& mine) {
+            return mine.currency == rate.currency;
+        });
+        if (same != rates.end()) {
+            *same = rate;
+        } else {
+            rates.push_back(rate);
+        }
+    }
+    return FxTable(std::move(rates));
+}
+
 std::optional<PriceRow> convert_row(const PriceRow& row, const FxTable& fx, std::string_view to) {
     PriceRow converted = row;
     converted.currency = to;
@@ -170,6 +191,17 @@ namespace {
 
 constexpr std::array<std::string_view, 3> k_top{"schema_version", "base", "rates"};
 
+// Why a file may not hold a rate for `currency` after `rates`: USD is the base, and a
+// currency has one rate. Empty when it may.
+std::string misplaced_rate(const std::string& currency, const std::vector<FxRate>& rates) {
+    if (currency == "USD") {
+        return "USD is the base (1 by definition), not a rate";
+    }
+    const bool again = std::any_of(
+        rates.begin(), rates.end(), [&](const FxRate& rate) { return rate.currency == currency; });
+    return again ? fmt::format("{} has a rate already, above", currency) : std::string();
+}
+
 // The file's contents past its top level.
 void decode_fx(FieldReader& read, const YamlNode& root, FxLoad& load) {
     static constexpr std::array<std::string_view, 7> k_fields{
@@ -186,18 +218,27 @@ void decode_fx(FieldReader& read, const YamlNode& root, FxLoad& load) {
             }
             FxRate rate;
             rate.currency = read.text(node, "currency", path, Need::required).value_or("");
-            rate.per_usd =
-                read.number(node, "per_usd", path, Need::required, {1e-6, true, 1e7}).value_or(0);
+            rate.per_usd = read.number(node,
+                                       "per_usd",
+                                       path,
+                                       Need::required,
+                                       {k_lowest_per_usd, true, k_highest_per_usd})
+                               .value_or(0);
             rate.provenance = read.provenance(node, path);
             read.text(node, "period", path, Need::optional);
-            if (rate.currency.size() != 3 ||
-                rate.currency.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ") !=
-                    std::string::npos) {
+            if (!is_currency_code(rate.currency)) {
                 load.diagnostics.error(
                     read.pos(node),
                     "bad-value",
                     fmt::format("{}.currency: '{}' is not a currency code", path, rate.currency),
                     "write an ISO 4217 code such as CNY");
+                continue;
+            }
+            if (const std::string why = misplaced_rate(rate.currency, rates); !why.empty()) {
+                load.diagnostics.error(read.pos(node),
+                                       "bad-value",
+                                       fmt::format("{}.currency: {}", path, why),
+                                       "give each currency other than USD one rate");
                 continue;
             }
             rates.push_back(std::move(rate));
@@ -210,6 +251,15 @@ void decode_fx(FieldReader& read, const YamlNode& root, FxLoad& load) {
 
 FxLoad load_fx_text(const std::string& file, std::string_view text) {
     return load_data_file<FxLoad>(file, text, {"a currency-rates file", k_top}, decode_fx);
+}
+
+FxLoad load_fx_file(const std::string& path) {
+    FxLoad load;
+    const auto text = read_file_capped(path, LoadLimits{}, load.diagnostics);
+    if (!text) {
+        return load;
+    }
+    return load_fx_text(path, *text);
 }
 
 } // namespace gpuadvisor
