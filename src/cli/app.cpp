@@ -2,6 +2,7 @@
 
 #include "catalog_options.hpp"
 #include "exit_status.hpp"
+#include "fx_options.hpp"
 #include "gpuadvisor/spelling.hpp"
 #include "gpuadvisor/units.hpp"
 #include "output.hpp"
@@ -76,6 +77,17 @@ void add_global_options(CLI::App& app, GlobalOptions& global) {
            global.currency,
            "Show prices in this currency (dated rates: 'gpuadvisor catalog list currencies')")
         ->type_name("USD|CNY|EUR|...");
+    app.add_option("--fx",
+                   global.fx_files,
+                   "Exchange rates of your own over the built-in ones: a file in data/fx.yaml's "
+                   "format (repeatable)")
+        ->type_name("FILE");
+    app.add_option("--fx-rate",
+                   global.fx_rates,
+                   "A rate of your own: units per US dollar, dated today unless @DATE is given "
+                   "(repeatable, or comma-separated)")
+        ->delimiter(',')
+        ->type_name("EUR=0.92[@YYYY-MM-DD]");
     app.add_flag("-q,--quiet", global.quiet, "No notes on stderr");
     app.add_option("--today",
                    global.today,
@@ -411,6 +423,13 @@ int run_command(int argc,
         return k_exit_usage;
     }
     io.today = *today;
+    int rates_failure = k_exit_ok;
+    const std::optional<FxTable> rates =
+        load_rates(global.fx_files, global.fx_rates, command, rates_failure, io);
+    if (!rates) {
+        return rates_failure;
+    }
+    io.fx = &*rates;
     for (const Runner& runner : runners) {
         if (runner.app->parsed()) {
             const int status = runner.run(io);

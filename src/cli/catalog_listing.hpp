@@ -27,13 +27,14 @@ std::string gpus_text(const InstanceType& instance);
 // "8x40=320" (per GPU x count = total GB).
 std::string gpu_memory_text(const InstanceType& instance, const Gpu& gpu);
 // The row with the lowest price by `price_of` (micros in the row's currency; nullopt: not
-// priced there), compared in USD at data/fx.yaml's rates; a row in a currency with no rate is
-// taken only when no other row is priced.
+// priced there), compared in USD at `fx`'s rates; a row in a currency with no rate is taken
+// only when no other row is priced.
 const PriceRow*
 cheapest_row(const InstanceType& instance,
+             const FxTable& fx,
              const std::function<std::optional<std::int64_t>(const PriceRow&)>& price_of);
 // The cheapest on-demand row, if any.
-const PriceRow* cheapest_on_demand(const InstanceType& instance);
+const PriceRow* cheapest_on_demand(const InstanceType& instance, const FxTable& fx);
 
 void print_gpus(const std::vector<const Gpu*>& gpus, Io& io);
 // `currency` (empty: as listed): the cheapest on-demand price's.
@@ -54,6 +55,7 @@ struct OffersNotes {
 // as it is, counted by currency in a warning.
 OffersNotes convert_rows(std::vector<const PriceRow*>& rows,
                          const std::string& currency,
+                         const FxTable& fx,
                          std::deque<PriceRow>& store);
 // The notes under a table ("Converted at ...", "Warning: ..."); with CSV and Markdown, whose
 // output is the table alone, the warnings go to stderr (not with -q) and the rates are in the
@@ -65,6 +67,7 @@ void print_offers(const std::vector<Offer>& offers, const OffersNotes& notes, Io
 // offer without building them (offers_json.cpp).
 void write_offers_json(const std::vector<Offer>& offers,
                        const OffersNotes& notes,
+                       const FxTable& fx,
                        std::ostream& out);
 
 // One region of a provider: from its region list (name, country) or only from its offers (the

@@ -96,7 +96,7 @@ CatalogLoad load_catalog_timed(const CatalogSources& sources, const CheckOptions
     TimedStage stage(io.clock, "catalog");
     CatalogLoad load = load_catalog(sources, checks);
     const std::size_t before = load.diagnostics.items().size();
-    check_currency_rates(load.catalog, builtin_fx(), load.diagnostics);
+    check_currency_rates(load.catalog, io.rates(), load.diagnostics);
     if (load.diagnostics.items().size() != before) {
         load.diagnostics.sort();
     }
@@ -228,14 +228,14 @@ std::optional<std::set<std::string>> check_providers(const Catalog& catalog,
 }
 
 bool check_currency(const std::string& currency, std::string_view command, Io& io) {
-    if (currency.empty() || builtin_fx().find(currency) != nullptr) {
+    if (currency.empty() || io.rates().find(currency) != nullptr) {
         return true;
     }
     fail(command,
          "usage",
          fmt::format("--currency: no rate for '{}'", currency),
          fmt::format("known: {}; rates: 'gpuadvisor catalog list currencies'",
-                     fmt::join(builtin_fx().currencies(), ", ")),
+                     fmt::join(io.rates().currencies(), ", ")),
          k_exit_usage,
          io);
     return false;

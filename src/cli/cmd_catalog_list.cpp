@@ -106,8 +106,8 @@ void list_models(Io& io) {
 
 void list_currencies(Io& io) {
     std::vector<const FxRate*> rates;
-    for (const std::string& currency : builtin_fx().currencies()) {
-        rates.push_back(builtin_fx().find(currency));
+    for (const std::string& currency : io.rates().currencies()) {
+        rates.push_back(io.rates().find(currency));
     }
     std::sort(
         rates.begin(), rates.end(), [](auto* a, auto* b) { return a->currency < b->currency; });
@@ -127,20 +127,19 @@ void list_servers(const std::string& currency, Io& io) {
         if (currency.empty() || server.currency == currency) {
             continue;
         }
-        if (const auto price =
-                builtin_fx().convert(server.price_micros, server.currency, currency)) {
+        if (const auto price = io.rates().convert(server.price_micros, server.currency, currency)) {
             rates.insert(server.currency);
             server.price_micros = *price;
             server.currency = currency;
             continue;
         }
         auto& [count, why] = unconverted[server.currency];
-        why = builtin_fx().conversion_error(
-            "a price", server.price_micros, server.currency, currency);
+        why =
+            io.rates().conversion_error("a price", server.price_micros, server.currency, currency);
         ++count;
     }
     for (const std::string& listed : rates) {
-        notes.fx.push_back(builtin_fx().describe(listed, currency));
+        notes.fx.push_back(io.rates().describe(listed, currency));
     }
     for (const auto& [listed, counted] : unconverted) {
         notes.warnings.push_back(fmt::format("{} server(s) priced in {} are shown in {}: {}",
@@ -264,7 +263,7 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
             rows.push_back(offer.prices);
         }
         std::deque<PriceRow> converted;
-        const OffersNotes notes = convert_rows(rows, global.currency, converted);
+        const OffersNotes notes = convert_rows(rows, global.currency, io.rates(), converted);
         for (std::size_t i = 0; i < offers.size(); ++i) {
             offers[i].prices = rows[i];
         }

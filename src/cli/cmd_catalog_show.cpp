@@ -76,7 +76,7 @@ int show_instance(const InstanceType& instance,
         rows.push_back(&row);
     }
     std::deque<PriceRow> converted;
-    const OffersNotes notes = convert_rows(rows, currency, converted);
+    const OffersNotes notes = convert_rows(rows, currency, io.rates(), converted);
     if (io.format == OutputFormat::json) {
         Json document = json_document("catalog show");
         document["kind"] = "instance";
@@ -88,7 +88,7 @@ int show_instance(const InstanceType& instance,
             document["prices"].push_back(price_row_json(*row));
         }
         document["conversions"] =
-            conversions_json(builtin_fx(), notes.converted_from, notes.converted_to);
+            conversions_json(io.rates(), notes.converted_from, notes.converted_to);
         document["warnings"] = notes.warnings;
         write_json(document, io);
         return k_exit_ok;

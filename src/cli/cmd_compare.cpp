@@ -35,14 +35,16 @@ struct Item {
 // A price of `row` in `currency`, in micro-units; none without a price or a rate.
 std::optional<std::int64_t> converted_micros(const std::optional<std::int64_t>& micros,
                                              const PriceRow& row,
-                                             const std::string& currency) {
-    return micros ? builtin_fx().convert(*micros, row.currency, currency) : std::nullopt;
+                                             const std::string& currency,
+                                             const FxTable& fx) {
+    return micros ? fx.convert(*micros, row.currency, currency) : std::nullopt;
 }
 
 std::optional<double> in_currency(const std::optional<std::int64_t>& micros,
                                   const PriceRow& row,
-                                  const std::string& currency) {
-    const auto converted = converted_micros(micros, row, currency);
+                                  const std::string& currency,
+                                  const FxTable& fx) {
+    const auto converted = converted_micros(micros, row, currency, fx);
     return converted ? std::optional<double>(static_cast<double>(*converted) /
                                              static_cast<double>(Money::k_micros_per_unit))
                      : std::nullopt;
@@ -54,9 +56,11 @@ std::optional<Rate> rate_of(const Item& item, Plan plan, const PricingContext& p
 }
 
 // The cheapest on-demand offer (in USD, as paid) among rows, or in --region.
-const PriceRow*
-pick_row(const InstanceType& instance, const std::string& region, const PricingContext& pricing) {
-    return cheapest_row(instance, [&](const PriceRow& row) -> std::optional<std::int64_t> {
+const PriceRow* pick_row(const InstanceType& instance,
+                         const std::string& region,
+                         const PricingContext& pricing,
+                         const FxTable& fx) {
+    return cheapest_row(instance, fx, [&](const PriceRow& row) -> std::optional<std::int64_t> {
         const auto rate = plan_rate({&instance, &row}, Plan::on_demand, pricing);
         if ((!region.empty() && row.region != region) || !rate) {
             return std::nullopt;
@@ -69,17 +73,18 @@ pick_row(const InstanceType& instance, const std::string& region, const PricingC
 Item cheapest_for_gpu(const Gpu& gpu,
                       const Catalog& catalog,
                       const std::string& region,
-                      const PricingContext& pricing) {
+                      const PricingContext& pricing,
+                      const FxTable& fx) {
     Item item{&gpu, nullptr, nullptr};
     double best = 0;
     for (const InstanceType& instance : catalog.instances()) {
         if (instance.gpu != gpu.id || instance.gpu_count < 1) {
             continue;
         }
-        const PriceRow* row = pick_row(instance, region, pricing);
+        const PriceRow* row = pick_row(instance, region, pricing, fx);
         const auto rate =
             row != nullptr ? plan_rate({&instance, row}, Plan::on_demand, pricing) : std::nullopt;
-        const auto usd = rate ? in_currency(rate->micros, *row, "USD") : std::nullopt;
+        const auto usd = rate ? in_currency(rate->micros, *row, "USD", fx) : std::nullopt;
         if (usd && (item.row == nullptr || *usd / instance.gpu_count < best)) {
             item.instance = &instance;
             item.row = row;
@@ -118,6 +123,7 @@ struct Measure {
 // discounts by name.
 void add_plan_prices(const std::vector<Item>& items,
                      const std::string& currency,
+                     const FxTable& fx,
                      const PricingContext& pricing,
                      std::vector<Measure>& result) {
     Measure discounts{"discounts", "negotiated discounts", {}, true};
@@ -143,16 +149,18 @@ void add_plan_prices(const std::vector<Item>& items,
         for (const Item& item : items) {
             const auto rate = rate_of(item, plan, pricing);
             const auto paid_micros =
-                rate ? converted_micros(rate->micros, *item.row, currency) : std::nullopt;
-            const auto list_micros = rate && rate->discount != nullptr
-                                         ? converted_micros(rate->list_micros, *item.row, currency)
-                                         : std::nullopt;
+                rate ? converted_micros(rate->micros, *item.row, currency, fx) : std::nullopt;
+            const auto list_micros =
+                rate && rate->discount != nullptr
+                    ? converted_micros(rate->list_micros, *item.row, currency, fx)
+                    : std::nullopt;
             paid.values.push_back(
-                money(rate ? in_currency(rate->micros, *item.row, currency) : std::nullopt));
+                money(rate ? in_currency(rate->micros, *item.row, currency, fx) : std::nullopt));
             paid.json_values.push_back(money_object(paid_micros, currency, monthly));
-            list.values.push_back(rate && rate->discount != nullptr
-                                      ? money(in_currency(rate->list_micros, *item.row, currency))
-                                      : Json(nullptr));
+            list.values.push_back(
+                rate && rate->discount != nullptr
+                    ? money(in_currency(rate->list_micros, *item.row, currency, fx))
+                    : Json(nullptr));
             list.json_values.push_back(money_object(list_micros, currency, monthly));
         }
         result.push_back(std::move(paid));
@@ -163,6 +171,7 @@ void add_plan_prices(const std::vector<Item>& items,
 
 std::vector<Measure> measures(const std::vector<Item>& items,
                               const std::string& currency,
+                              const FxTable& fx,
                               bool gpus_only,
                               const PricingContext& pricing) {
     std::vector<Measure> result;
@@ -179,7 +188,7 @@ std::vector<Measure> measures(const std::vector<Item>& items,
         }
         const auto rate = rate_of(i, Plan::on_demand, pricing);
         const auto hourly =
-            rate ? in_currency(rate->micros, *i.row, currency) : std::optional<double>();
+            rate ? in_currency(rate->micros, *i.row, currency, fx) : std::optional<double>();
         return hourly ? std::optional<double>(*hourly / i.instance->gpu_count) : std::nullopt;
     };
     const auto per = [&](const Item& i, std::optional<double> divisor) {
@@ -191,7 +200,8 @@ std::vector<Measure> measures(const std::vector<Item>& items,
     // micro-unit, in a money object.
     const auto per_json = [&](const Item& i, std::optional<double> divisor) {
         const auto rate = i.row != nullptr ? rate_of(i, Plan::on_demand, pricing) : std::nullopt;
-        const auto hourly = rate ? converted_micros(rate->micros, *i.row, currency) : std::nullopt;
+        const auto hourly =
+            rate ? converted_micros(rate->micros, *i.row, currency, fx) : std::nullopt;
         if (!hourly || !divisor || !(*divisor > 0)) {
             return Json(nullptr);
         }
@@ -241,7 +251,7 @@ std::vector<Measure> measures(const std::vector<Item>& items,
                                 : Json(nullptr);
     });
     if (!gpus_only) {
-        add_plan_prices(items, currency, pricing, result);
+        add_plan_prices(items, currency, fx, pricing, result);
     }
     add_price("on_demand_per_gpu_hour", "on-demand per GPU-hour", [](const Gpu&) {
         return std::optional<double>(1);
@@ -272,12 +282,13 @@ std::vector<std::string> listed_currencies(const std::vector<Item>& items) {
 // Why an item's prices are not shown in `currency` (no rate, or too large), one line each.
 std::vector<std::string> conversion_warnings(const std::vector<Item>& items,
                                              const std::string& currency,
+                                             const FxTable& fx,
                                              const PricingContext& pricing) {
     std::vector<std::string> warnings;
     for (const Item& item : items) {
         const auto rate = rate_of(item, Plan::on_demand, pricing);
         const std::string why =
-            rate ? builtin_fx().conversion_error(
+            rate ? fx.conversion_error(
                        "its on-demand rate", rate->micros, item.row->currency, currency)
                  : std::string();
         if (!why.empty()) {
@@ -309,11 +320,11 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
             const InstanceType* instance = instances[0];
             items.push_back({catalog->find_gpu(instance->gpu),
                              instance,
-                             pick_row(*instance, o.region, pricing)});
+                             pick_row(*instance, o.region, pricing, io.rates())});
             all_gpus = false;
         } else if (!gpus.empty() && instances.empty()) {
             for (const Gpu* gpu : gpus) { // a family name compares all its variants
-                items.push_back(cheapest_for_gpu(*gpu, *catalog, o.region, pricing));
+                items.push_back(cheapest_for_gpu(*gpu, *catalog, o.region, pricing, io.rates()));
             }
         } else {
             const std::string hint = did_you_mean(catalog->gpu_names_near(name));
@@ -328,8 +339,9 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
                         io);
         }
     }
-    const std::vector<Measure> rows = measures(items, currency, all_gpus, pricing);
-    const std::vector<std::string> warnings = conversion_warnings(items, currency, pricing);
+    const std::vector<Measure> rows = measures(items, currency, io.rates(), all_gpus, pricing);
+    const std::vector<std::string> warnings =
+        conversion_warnings(items, currency, io.rates(), pricing);
     if (io.format == OutputFormat::json) {
         Json document = json_document("compare");
         document["currency"] = currency;
@@ -343,8 +355,7 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
             }
             document["items"].push_back(item);
         }
-        document["conversions"] =
-            conversions_json(builtin_fx(), listed_currencies(items), currency);
+        document["conversions"] = conversions_json(io.rates(), listed_currencies(items), currency);
         document["warnings"] = warnings;
         write_json(document, io);
         return k_exit_ok;
@@ -369,7 +380,7 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
         table.rows.push_back(std::move(cells));
     }
     render_table(table, io);
-    print_notes({conversion_lines(builtin_fx(), listed_currencies(items), currency), warnings}, io);
+    print_notes({conversion_lines(io.rates(), listed_currencies(items), currency), warnings}, io);
     return k_exit_ok;
 }
 

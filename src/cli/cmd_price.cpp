@@ -130,7 +130,7 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
     }
     if (!currency.empty()) {
         for (const PriceRow& row : instance->regions) {
-            if (!builtin_fx().convert(1, row.currency, currency)) {
+            if (!io.rates().convert(1, row.currency, currency)) {
                 return fail(
                     "price",
                     "usage",
@@ -165,12 +165,12 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
         }
         report.regions.push_back({&row, std::move(quote), std::move(baseline)});
     }
-    sort_regions(report, builtin_fx()); // by the prices as listed, converted to USD
+    sort_regions(report, io.rates()); // by the prices as listed, converted to USD
     if (!currency.empty()) { // then every figure shown in --currency, or the region says why not
         for (RegionQuote& region : report.regions) {
             for (QuoteResult* result : {&region.result, &region.all_on_demand}) {
                 if (result->quote) {
-                    *result = convert_quote(*result->quote, builtin_fx(), currency);
+                    *result = convert_quote(*result->quote, io.rates(), currency);
                 }
             }
         }
@@ -225,7 +225,7 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
     }
     report.warnings =
         price_freshness_warnings({&report.chosen->row->provenance}, io.today, o.max_price_age);
-    print_price(report, builtin_fx(), io);
+    print_price(report, io.rates(), io);
     return k_exit_ok;
 }
 

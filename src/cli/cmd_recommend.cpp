@@ -158,7 +158,7 @@ int run(Options o, const GlobalOptions& global, Io& io) {
                     &*catalog,
                     &assumptions,
                     &*rules,
-                    &builtin_fx(),
+                    &io.rates(),
                     {builtin_pricing().spot_defaults,
                      builtin_pricing().rules,
                      false,

@@ -166,12 +166,12 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
         const QuoteResult quote = price_offer({&instance, &candidate}, usage, mix, context);
         const auto usd =
             quote.quote
-                ? builtin_fx().convert(quote.quote->total_micros, quote.quote->currency, "USD")
+                ? io.rates().convert(quote.quote->total_micros, quote.quote->currency, "USD")
                 : std::nullopt;
         if (!usd) { // not sold there, or no rate to USD to compare it by
             why = !quote.quote
                       ? (quote.error.empty() ? why : quote.error)
-                      : builtin_fx().conversion_error(
+                      : io.rates().conversion_error(
                             "the total", quote.quote->total_micros, quote.quote->currency, "USD");
             continue;
         }
@@ -224,7 +224,7 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
                          server,
                          electricity,
                          global.currency.empty() ? row->currency.str() : global.currency};
-    const TcoResult result = compare_tco(input, data, builtin_fx());
+    const TcoResult result = compare_tco(input, data, io.rates());
     if (!result.error.empty()) {
         return fail("tco",
                     result.too_large ? "usage" : "no-price",

@@ -3,6 +3,7 @@
 
 #include "gpuadvisor/date.hpp"
 #include "gpuadvisor/enum_names.hpp"
+#include "gpuadvisor/fx.hpp"
 
 #include <iosfwd>
 #include <string>
@@ -35,6 +36,8 @@ struct GlobalOptions {
     bool quiet = false;
     bool timings = false;
     std::string today; // --today: the date answers are given on (empty: see answer_date)
+    std::vector<std::string> fx_files; // --fx: rate files over the built-in rates
+    std::vector<std::string> fx_rates; // --fx-rate: CODE=RATE[@DATE], over those
 };
 
 struct Io {
@@ -45,6 +48,9 @@ struct Io {
     bool quiet = false;
     StageClock* clock = nullptr; // --timings: where the stages' times go
     Date today{};                // the date answers are given on (answer_date)
+    const FxTable* fx = nullptr; // the run's rates (load_rates); null: the built-in ones
+
+    const FxTable& rates() const { return fx != nullptr ? *fx : builtin_fx(); }
 };
 
 OutputFormat parse_output_format(std::string_view text);

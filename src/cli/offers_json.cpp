@@ -86,9 +86,10 @@ void append_offer(std::string& out, const Offer& offer) {
 
 void write_offers_json(const std::vector<Offer>& offers,
                        const OffersNotes& notes,
+                       const FxTable& fx,
                        std::ostream& out) {
     Json head = json_document("catalog list offers");
-    head["conversions"] = conversions_json(builtin_fx(), notes.converted_from, notes.converted_to);
+    head["conversions"] = conversions_json(fx, notes.converted_from, notes.converted_to);
     head["warnings"] = notes.warnings;
     head["offers"] = Json::array(); // the last key: the offers go where its "[]" is
     std::string text = head.dump(2, ' ', false, Json::error_handler_t::replace);

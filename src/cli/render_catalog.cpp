@@ -121,6 +121,7 @@ std::string gpu_memory_text(const InstanceType& instance, const Gpu& gpu) {
 
 const PriceRow*
 cheapest_row(const InstanceType& instance,
+             const FxTable& fx,
              const std::function<std::optional<std::int64_t>(const PriceRow&)>& price_of) {
     const PriceRow* best = nullptr;
     std::optional<std::int64_t> best_usd;
@@ -129,7 +130,7 @@ cheapest_row(const InstanceType& instance,
         if (!price) {
             continue;
         }
-        const auto usd = builtin_fx().convert(*price, row.currency, "USD");
+        const auto usd = fx.convert(*price, row.currency, "USD");
         if (best == nullptr || (usd && (!best_usd || *usd < *best_usd))) {
             best = &row;
             best_usd = usd;
@@ -138,12 +139,13 @@ cheapest_row(const InstanceType& instance,
     return best;
 }
 
-const PriceRow* cheapest_on_demand(const InstanceType& instance) {
-    return cheapest_row(instance, [](const PriceRow& row) { return row.on_demand; });
+const PriceRow* cheapest_on_demand(const InstanceType& instance, const FxTable& fx) {
+    return cheapest_row(instance, fx, [](const PriceRow& row) { return row.on_demand; });
 }
 
 OffersNotes convert_rows(std::vector<const PriceRow*>& rows,
                          const std::string& currency,
+                         const FxTable& fx,
                          std::deque<PriceRow>& store) {
     OffersNotes notes;
     std::map<std::string, std::pair<std::size_t, std::string>> unconverted; // count, why
@@ -153,7 +155,7 @@ OffersNotes convert_rows(std::vector<const PriceRow*>& rows,
         if (currency.empty() || listed == currency) {
             continue;
         }
-        if (auto converted = convert_row(*row, builtin_fx(), currency)) {
+        if (auto converted = convert_row(*row, fx, currency)) {
             row = &store.emplace_back(std::move(*converted));
             rates.insert(listed);
             continue;
@@ -161,14 +163,13 @@ OffersNotes convert_rows(std::vector<const PriceRow*>& rows,
         auto& [count, why] = unconverted[listed];
         for (const Plan plan : k_all_plans) { // the first price that does not convert, and why
             const auto& price = row->price(plan);
-            why = why.empty() && price
-                      ? builtin_fx().conversion_error("a price", *price, listed, currency)
-                      : why;
+            why = why.empty() && price ? fx.conversion_error("a price", *price, listed, currency)
+                                       : why;
         }
         ++count;
     }
     for (const std::string& listed : rates) {
-        notes.fx.push_back(builtin_fx().describe(listed, currency));
+        notes.fx.push_back(fx.describe(listed, currency));
         notes.converted_from.push_back(listed);
         notes.converted_to = currency;
     }
@@ -258,14 +259,14 @@ void print_instances(const std::vector<const InstanceType*>& instances,
                 {}};
     std::vector<const PriceRow*> cheapest; // each instance type's, in --currency
     for (const InstanceType* instance : instances) {
-        cheapest.push_back(cheapest_on_demand(*instance));
+        cheapest.push_back(cheapest_on_demand(*instance, io.rates()));
     }
     std::vector<const PriceRow*> priced;
     std::copy_if(cheapest.begin(), cheapest.end(), std::back_inserter(priced), [](auto* row) {
         return row != nullptr;
     });
     std::deque<PriceRow> converted;
-    const OffersNotes notes = convert_rows(priced, currency, converted);
+    const OffersNotes notes = convert_rows(priced, currency, io.rates(), converted);
     for (std::size_t i = 0, p = 0; i < instances.size(); ++i) {
         const InstanceType* instance = instances[i];
         const Gpu& gpu = *catalog.find_gpu(instance->gpu);
@@ -288,7 +289,7 @@ void print_instances(const std::vector<const InstanceType*>& instances,
 
 void print_offers(const std::vector<Offer>& offers, const OffersNotes& notes, Io& io) {
     if (io.format == OutputFormat::json) {
-        write_offers_json(offers, notes, io.out);
+        write_offers_json(offers, notes, io.rates(), io.out);
         return;
     }
     Table table{{{"PROVIDER"},

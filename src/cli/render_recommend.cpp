@@ -123,13 +123,13 @@ std::vector<std::string> shown_currencies(const PlanResult& r) {
     return currencies;
 }
 
-Json document_json(const RecommendReport& report) {
+Json document_json(const RecommendReport& report, const FxTable& fx) {
     const PlanResult& r = *report.result;
     Json document = json_document("recommend");
     document["ok"] = !r.recommendations.empty();
     document["currency"] = report.constraints->currency;
     document["conversions"] =
-        conversions_json(builtin_fx(), shown_currencies(r), report.constraints->currency);
+        conversions_json(fx, shown_currencies(r), report.constraints->currency);
     document["workload"] = workload_json(*report.workload);
     document["requirements"] = requirements_json(*report.requirements, report.workload->kind);
     document["rules"] = Json::array();
@@ -306,7 +306,7 @@ void print_table(const RecommendReport& report, Io& io) {
 void print_explanations(const RecommendReport& report, Io& io) {
     const PlanResult& r = *report.result;
     for (const std::string& rate :
-         conversion_lines(builtin_fx(), shown_currencies(r), report.constraints->currency)) {
+         conversion_lines(io.rates(), shown_currencies(r), report.constraints->currency)) {
         io.out << "Converted at " << terminal_safe(rate) << '\n';
     }
     for (const std::string& warning : r.warnings) {
@@ -398,7 +398,7 @@ void print_explanations(const RecommendReport& report, Io& io) {
 void print_recommendations(const RecommendReport& report, Io& io) {
     const PlanResult& r = *report.result;
     if (io.format == OutputFormat::json) {
-        Json document = document_json(report);
+        Json document = document_json(report, io.rates());
         if (!r.no_fit.empty()) {
             Diagnostics diagnostics;
             diagnostics.error({"gpuadvisor", 0, 0}, "no-fit", r.no_fit, "relax a constraint");

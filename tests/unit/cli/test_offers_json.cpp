@@ -37,7 +37,7 @@ std::string built(const std::vector<Offer>& offers, const OffersNotes& notes = {
 
 std::string written(const std::vector<Offer>& offers, const OffersNotes& notes = {}) {
     std::ostringstream out;
-    write_offers_json(offers, notes, out);
+    write_offers_json(offers, notes, builtin_fx(), out);
     return out.str();
 }
 
