@@ -1,5 +1,6 @@
 // gpuadvisor tco --instance ID [--count N] [--utilization U] [--years Y] [--plan P | --mix M]
 #include "app.hpp"
+#include "catalog_listing.hpp"
 #include "catalog_options.hpp"
 #include "exit_status.hpp"
 #include "gpuadvisor/discounts.hpp"
@@ -35,6 +36,9 @@ struct Options {
 void print(const TcoResult& r, const TcoInput& in, const Options& o, Io& io) {
     const double own = static_cast<double>(r.own_total);
     const double cloud = static_cast<double>(r.cloud_total);
+    // The currencies the figures are listed in: the cloud's, the server's and the power's.
+    const std::vector<std::string> listed{
+        in.offer->prices->currency.str(), r.server->currency, in.electricity->currency};
     if (io.format == OutputFormat::json) {
         Json document = json_document("tco");
         document["instance"] = in.offer->instance->id;
@@ -68,6 +72,7 @@ void print(const TcoResult& r, const TcoInput& in, const Options& o, Io& io) {
                                      : Json(nullptr);
         document["payback_months"] =
             r.payback_months ? Json(std::round(*r.payback_months * 10) / 10) : Json(nullptr);
+        document["conversions"] = conversions_json(io.rates(), listed, r.currency);
         write_json(document, io);
         return;
     }
@@ -127,6 +132,7 @@ void print(const TcoResult& r, const TcoInput& in, const Options& o, Io& io) {
                           r.server->currency,
                           format_date(r.server->provenance.as_of),
                           to_string(r.server->provenance.confidence));
+    print_notes({conversion_lines(io.rates(), listed, r.currency), {}}, io);
 }
 
 int run(const Options& o, const GlobalOptions& global, Io& io) {
