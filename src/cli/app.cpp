@@ -17,6 +17,7 @@
 #include <exception>
 #include <iostream>
 #include <new>
+#include <set>
 #include <unistd.h>
 
 namespace gpuadvisor::cli {
@@ -30,6 +31,52 @@ std::string command_path(const CLI::App& command) {
     return path;
 }
 
+bool is_old_spelling(const CLI::Option& option) {
+    return option.get_description().starts_with(k_old_spelling_of);
+}
+
+namespace {
+
+// The option an old spelling stands for (add_old_spelling names it in the description).
+const CLI::Option* current_spelling(const CLI::App& command, const CLI::Option& old) {
+    return command.get_option_no_throw(old.get_description().substr(k_old_spelling_of.size()));
+}
+
+} // namespace
+
+std::string old_spelling_conflict(const CLI::App& command) {
+    for (const CLI::Option* old : command.get_options()) {
+        const CLI::Option* current =
+            is_old_spelling(*old) && old->count() > 0 ? current_spelling(command, *old) : nullptr;
+        if (current == nullptr) {
+            continue;
+        }
+        const std::set<CLI::Option*> excluded = current->get_excludes(); // (a copy)
+        std::vector<const CLI::Option*> refused(excluded.begin(), excluded.end());
+        refused.insert(refused.begin(), current);
+        for (const CLI::Option* other : refused) {
+            if (other->count() > 0) {
+                return fmt::format("{} excludes {}", old->get_name(), other->get_name());
+            }
+        }
+    }
+    return {};
+}
+
+std::vector<std::string> old_spelling_notes(const CLI::App& command) {
+    std::vector<std::string> notes;
+    for (const CLI::Option* option : command.get_options()) {
+        if (is_old_spelling(*option) && option->count() > 0) {
+            notes.push_back(
+                fmt::format("'{}' is now '{}'; the old spelling goes in the next "
+                            "release",
+                            option->get_name(),
+                            option->get_description().substr(k_old_spelling_of.size())));
+        }
+    }
+    return notes;
+}
+
 namespace {
 
 constexpr std::string_view k_description =
@@ -41,7 +88,7 @@ constexpr std::string_view k_footer = R"(Examples:
   gpuadvisor catalog validate my-prices.yaml --strict
   gpuadvisor size training --model llama-2-7b --tokens 1T --gpu H100-80GB --gpus 64
   gpuadvisor scaling --gpus 1,2,4,8 --throughput 100,190,360,640
-  gpuadvisor price p4d.24xlarge --count 2 --months 12 --mix reserved-1y=0.5,on-demand=0.5
+  gpuadvisor price p4d.24xlarge --instances 2 --months 12 --mix reserved-1y=0.5,on-demand=0.5
   gpuadvisor compare A100-80GB H100-80GB L40S
   gpuadvisor tco --instance p5.48xlarge --utilization 0.6 --years 3
   gpuadvisor recommend training --model llama-2-7b --tokens 1T --deadline 30d --timings
@@ -356,6 +403,7 @@ int run_command(int argc,
                 std::ostream& err) {
     CLI::App app{std::string(k_description), "gpuadvisor"};
     app.footer(std::string(k_footer));
+    app.formatter(std::make_shared<HelpFormatter>());
     app.get_formatter()->column_width(28);
     app.set_version_flag("--version", GPUADVISOR_VERSION);
     app.require_subcommand(1);
@@ -432,6 +480,20 @@ int run_command(int argc,
     io.fx = &*rates;
     for (const Runner& runner : runners) {
         if (runner.app->parsed()) {
+            if (const std::string conflict = old_spelling_conflict(*runner.app);
+                !conflict.empty()) {
+                return fail(command,
+                            "usage",
+                            conflict,
+                            fmt::format("run '{} --help'", command_path(*runner.app)),
+                            k_exit_usage,
+                            io);
+            }
+            for (const std::string& note : old_spelling_notes(*runner.app)) {
+                if (!io.quiet) {
+                    io.err << "gpuadvisor: note: " << note << '\n';
+                }
+            }
             const int status = runner.run(io);
             if (global.timings) {
                 out.flush(); // the output's time is in the line

@@ -49,6 +49,32 @@ std::optional<std::string> unknown_option(const CLI::App& app, const CLI::App& r
 // gpuadvisor help [COMMAND...]: the command's help on stdout (exit 0), or unknown-command.
 int run_help(const CLI::App& app, const std::vector<std::string>& path, Io& io);
 
+// An old spelling of `current`, kept for one release: it writes `target` as `current` does (the
+// caller gives it the same checks), is left out of help and did-you-mean (is_old_spelling), is
+// refused with `current` or what `current` excludes (old_spelling_conflict), and is named in a
+// note when used (old_spelling_notes).
+inline constexpr std::string_view k_old_spelling_of = "old spelling of ";
+template <class T>
+CLI::Option*
+add_old_spelling(CLI::App& command, CLI::Option* current, const std::string& old_name, T& target) {
+    return command.add_option(
+        old_name, target, std::string(k_old_spelling_of) + current->get_name());
+}
+bool is_old_spelling(const CLI::Option& option);
+// "'--plan' is now '--pricing' ..." for each old spelling `command` was given.
+std::vector<std::string> old_spelling_notes(const CLI::App& command);
+// "--plan excludes --mix" when an old spelling was given with its current name or with an option
+// that name excludes; empty when none was.
+std::string old_spelling_conflict(const CLI::App& command);
+// CLI11's help without the old spellings.
+class HelpFormatter : public CLI::Formatter {
+  public:
+    std::string make_option(const CLI::Option* option, bool is_positional) const override {
+        return is_old_spelling(*option) ? std::string()
+                                        : CLI::Formatter::make_option(option, is_positional);
+    }
+};
+
 // IsMember without CLI11's own listing in the help (the type name shows the values).
 CLI::Validator one_of(std::vector<std::string> values);
 

@@ -23,6 +23,9 @@ std::vector<std::string> option_names(const CLI::App& command) {
     std::vector<std::string> names;
     for (const CLI::App* app = &command; app != nullptr; app = app->get_parent()) {
         for (const CLI::Option* option : app->get_options()) {
+            if (option->get_group().empty() || is_old_spelling(*option)) { // not to suggest
+                continue;
+            }
             for (const std::string& name : option->get_lnames()) {
                 names.push_back("--" + name);
             }

@@ -1,5 +1,5 @@
-// gpuadvisor price INSTANCE [--region R] [--count N] [--hours H | --months M]
-//                           [--plan P | --mix M] [--utilization U] [--baseline B]
+// gpuadvisor price INSTANCE [--region R] [--instances N] [--hours H | --months M]
+//                           [--pricing P | --mix M] [--utilization U] [--baseline B]
 #include "app.hpp"
 #include "catalog_options.hpp"
 #include "exit_status.hpp"
@@ -86,10 +86,10 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
     if (o.baseline > o.count) {
         return fail("price",
                     "usage",
-                    fmt::format("--baseline: {} instances always on is more than --count {}",
+                    fmt::format("--baseline: {} instances always on is more than --instances {}",
                                 format_number(o.baseline),
                                 format_number(o.count)),
-                    "--count is the peak: the baseline plus the bursts",
+                    "--instances is the peak: the baseline plus the bursts",
                     k_exit_usage,
                     io);
     }
@@ -105,7 +105,7 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
                     fmt::format("the usage is {:.3g} instance-hours, under the 0.001 "
                                 "instance-hours costs are counted in",
                                 usage.used_instance_hours()),
-                    "raise --hours, --utilization or --count",
+                    "raise --hours, --utilization or --instances",
                     k_exit_usage,
                     io);
     }
@@ -205,8 +205,8 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
                 "usage",
                 fmt::format(
                     "{} in {}: {}", instance->id, report.chosen->row->region, failed->error),
-                currency.empty() ? "lower --count, --hours or --months"
-                                 : "lower --count, --hours or --months, or choose "
+                currency.empty() ? "lower --instances, --hours or --months"
+                                 : "lower --instances, --hours or --months, or choose "
                                    "another --currency",
                 k_exit_usage,
                 io);
@@ -217,8 +217,8 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
         return fail("price",
                     "no-price",
                     why,
-                    o.estimate_missing ? "try another --plan or --region"
-                                       : "try another --plan or --region, or --estimate-missing "
+                    o.estimate_missing ? "try another --pricing or --region"
+                                       : "try another --pricing or --region, or --estimate-missing "
                                          "to estimate it from a documented discount",
                     k_exit_negative,
                     io);
@@ -238,7 +238,9 @@ void register_price(CLI::App& app, Registry registry) {
     price->add_option("instance", o->instance, "An instance type id")->required();
     price->add_option("--provider", o->provider, "The provider, if several use the name");
     price->add_option("--region", o->region, "Price here (default: the cheapest region)");
-    price->add_option("--count", o->count, "Instances (default 1)")->check(whole_range(1, 1e6));
+    auto* instances = price->add_option("--instances", o->count, "Instances (default 1)")
+                          ->check(whole_range(1, 1e6));
+    add_old_spelling(*price, instances, "--count", o->count)->check(whole_range(1, 1e6));
     auto* hours = price->add_option("--hours", o->hours, "Hours the usage spans (default 730)")
                       ->check(finite_range(0.001, 1e6));
     auto* months = price->add_option("--months", o->months, "Months the usage spans (730 h each)")
@@ -253,7 +255,7 @@ void register_price(CLI::App& app, Registry registry) {
     price
         ->add_option("--baseline",
                      o->baseline,
-                     "Instances of --count running the whole span; the rest burst at "
+                     "How many of --instances run the whole span; the rest burst at "
                      "--utilization (default 0)")
         ->check(whole_range(0, 1e6));
     price
@@ -263,9 +265,11 @@ void register_price(CLI::App& app, Registry registry) {
                      "(default: data/pricing.yaml)")
         ->check(finite_range(0, 1440));
     const auto plans = choices(k_plan_names);
-    auto* plan = price->add_option("--plan", o->plan, "One plan for all of it (default on-demand)")
-                     ->check(one_of(plans))
-                     ->type_name(choices_type(plans));
+    auto* plan =
+        price->add_option("--pricing", o->plan, "One plan for all of it (default on-demand)")
+            ->check(one_of(plans))
+            ->type_name(choices_type(plans));
+    add_old_spelling(*price, plan, "--plan", o->plan)->check(one_of(plans));
     auto* mix = price
                     ->add_option("--mix",
                                  o->mix,
@@ -301,13 +305,13 @@ void register_price(CLI::App& app, Registry registry) {
         ->type_name("DAYS");
     price->footer(
         "Examples:\n"
-        "  gpuadvisor price p4d.24xlarge --region us-east-1 --count 2 --months 12 --plan "
+        "  gpuadvisor price p4d.24xlarge --region us-east-1 --instances 2 --months 12 --pricing "
         "reserved-1y\n"
         "  gpuadvisor price p4d.24xlarge --mix reserved-1y=0.6,spot=0.4 --months 12\n"
         "  gpuadvisor price p4d.24xlarge --mix auto --interruptible-share 0.3 --months 36\n"
-        "  gpuadvisor price p4d.24xlarge --mix auto --count 6 --baseline 2 --utilization 0.25 "
+        "  gpuadvisor price p4d.24xlarge --mix auto --instances 6 --baseline 2 --utilization 0.25 "
         "--months 12\n"
-        "  gpuadvisor price ecs.gn6i-c4g1.xlarge --months 3 --plan subscription --currency USD\n"
+        "  gpuadvisor price ecs.gn6i-c4g1.xlarge --months 3 --pricing subscription --currency USD\n"
         "On-demand and spot are billed while running; reserved and subscription for whole\n"
         "terms. Exit 1 when the plan has no price there.");
     registry.runners.push_back({price, [o, &global = registry.global](Io& io) {

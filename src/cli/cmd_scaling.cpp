@@ -1,4 +1,4 @@
-// gpuadvisor scaling --gpus 1,2,4,8 --throughput 100,190,360,640
+// gpuadvisor scaling --gpu-counts 1,2,4,8 --throughput 100,190,360,640
 #include "app.hpp"
 #include "catalog_options.hpp"
 #include "exit_status.hpp"
@@ -42,7 +42,15 @@ numbers(const std::vector<std::string>& values, std::string_view flag, Io& io) {
 }
 
 int run(const Options& options, Io& io) {
-    const auto gpus = numbers(options.gpus, "--gpus", io);
+    if (options.gpus.empty()) { // --gpu-counts, required, or its old spelling --gpus
+        return fail("scaling",
+                    "usage",
+                    "--gpu-counts is required",
+                    "run 'gpuadvisor scaling --help'",
+                    k_exit_usage,
+                    io);
+    }
+    const auto gpus = numbers(options.gpus, "--gpu-counts", io);
     const auto throughput = gpus ? numbers(options.throughput, "--throughput", io) : std::nullopt;
     if (!gpus || !throughput) {
         return k_exit_usage;
@@ -50,7 +58,7 @@ int run(const Options& options, Io& io) {
     if (gpus->size() != throughput->size() || gpus->size() < 2) {
         return fail("scaling",
                     "usage",
-                    fmt::format("--gpus has {} values and --throughput {}",
+                    fmt::format("--gpu-counts has {} values and --throughput {}",
                                 gpus->size(),
                                 throughput->size()),
                     "give the same number of values, at least two",
@@ -107,7 +115,9 @@ void register_scaling(CLI::App& app, Registry registry) {
     auto options = std::make_shared<Options>();
     CLI::App* scaling = app.add_subcommand(
         "scaling", "Linear scaling ratio of measured runs, against the 0.8 rule of thumb");
-    scaling->add_option("--gpus", options->gpus, "GPU counts of the runs (1,2,4,8)")->required();
+    auto* counts =
+        scaling->add_option("--gpu-counts", options->gpus, "GPU counts of the runs (1,2,4,8)");
+    add_old_spelling(*scaling, counts, "--gpus", options->gpus); // (run checks one is given)
     scaling
         ->add_option("--throughput",
                      options->throughput,
@@ -115,9 +125,10 @@ void register_scaling(CLI::App& app, Registry registry) {
         ->required();
     scaling->add_option("--threshold", options->threshold, "The ratio below which to warn")
         ->check(finite_range(0.01, 1));
-    scaling->footer("Example:\n  gpuadvisor scaling --gpus 1,2,4,8 --throughput 100,190,360,640\n"
-                    "Ratio = speedup / (GPUs / first GPUs); below the threshold the table says "
-                    "so and lists remedies.");
+    scaling->footer(
+        "Example:\n  gpuadvisor scaling --gpu-counts 1,2,4,8 --throughput 100,190,360,640\n"
+        "Ratio = speedup / (GPUs / first GPUs); below the threshold the table says "
+        "so and lists remedies.");
     registry.runners.push_back({scaling, [options](Io& io) {
                                     return run(*options, io);
                                 }});

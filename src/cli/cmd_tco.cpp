@@ -1,4 +1,5 @@
-// gpuadvisor tco --instance ID [--count N] [--utilization U] [--years Y] [--plan P | --mix M]
+// gpuadvisor tco --instance ID [--instances N] [--utilization U] [--years Y] [--pricing P | --mix
+// M]
 #include "app.hpp"
 #include "catalog_listing.hpp"
 #include "catalog_options.hpp"
@@ -187,7 +188,8 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
         }
     }
     if (row == nullptr) {
-        return fail("tco", "no-price", why, "try another --plan or --region", k_exit_negative, io);
+        return fail(
+            "tco", "no-price", why, "try another --pricing or --region", k_exit_negative, io);
     }
     const TcoData& data = builtin_tco();
     const Server* server = nullptr;
@@ -235,7 +237,7 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
         return fail("tco",
                     result.too_large ? "usage" : "no-price",
                     result.error,
-                    result.too_large ? "lower --count or --years, or choose another --currency"
+                    result.too_large ? "lower --instances or --years, or choose another --currency"
                                      : "",
                     result.too_large ? k_exit_usage : k_exit_negative,
                     io);
@@ -252,13 +254,18 @@ void register_tco(CLI::App& app, Registry registry) {
     tco->add_option("--instance", o->instance, "The instance type rented")->required();
     tco->add_option("--provider", o->provider, "Its provider, if ambiguous");
     tco->add_option("--region", o->region, "Its region (default: the cheapest on-demand one)");
-    tco->add_option("--count", o->count, "Instances (default 1)")->check(whole_range(1, 1e5));
+    auto* instances = tco->add_option("--instances", o->count, "Instances (default 1)")
+                          ->check(whole_range(1, 1e5));
+    add_old_spelling(*tco, instances, "--count", o->count)->check(whole_range(1, 1e5));
     tco->add_option("--utilization", o->utilization, "Share of the time in use, 0-1 (default 1)")
         ->check(finite_range(0.0001, 1));
     tco->add_option("--years", o->years, "Years compared (default 3)")
         ->check(finite_range(0.1, 20));
-    auto* plan = tco->add_option("--plan", o->plan, "The cloud plan (default on-demand)")
-                     ->check(one_of(choices(k_plan_names)));
+    const auto plans = choices(k_plan_names);
+    auto* plan = tco->add_option("--pricing", o->plan, "The cloud plan (default on-demand)")
+                     ->check(one_of(plans))
+                     ->type_name(choices_type(plans));
+    add_old_spelling(*tco, plan, "--plan", o->plan)->check(one_of(plans));
     auto* mix = tco->add_option("--mix", o->mix, "Or a mix: reserved-3y=0.6,on-demand=0.4");
     plan->excludes(mix);
     tco->add_option("--server", o->server, "The server bought (default: one with the same GPU)");
@@ -266,7 +273,7 @@ void register_tco(CLI::App& app, Registry registry) {
                     o->electricity,
                     "Power market (default: cn-industrial in China, else us-commercial)");
     tco->footer("Examples:\n  gpuadvisor tco --instance p5.48xlarge --utilization 0.6 --years 3\n"
-                "  gpuadvisor tco --instance p4d.24xlarge --plan reserved-3y --count 4\n"
+                "  gpuadvisor tco --instance p4d.24xlarge --pricing reserved-3y --instances 4\n"
                 "Owning: servers and network (depreciated), power x PUE, colocation space,\n"
                 "operations and maintenance; renting: the plan for the same usage.\n"
                 "The servers, their prices and sources: 'gpuadvisor catalog list servers'.");

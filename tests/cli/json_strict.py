@@ -32,9 +32,9 @@ SUCCESS = [
     ["size", "training", "--model", "llama-2-7b", "--tokens", "1T", "--gpu", "A100-40GB",
      "--gpus", "64"],
     ["size", "inference", "--model", "bert-base", "--qps", "100"],
-    ["scaling", "--gpus", "1,2,4", "--throughput", "100,190,300"],
+    ["scaling", "--gpu-counts", "1,2,4", "--throughput", "100,190,300"],
     ["price", "big.8x", "--mix", "auto", "--interruptible-share", "0.5"],
-    ["price", "yun.t4", "--plan", "subscription", "--currency", "USD"],
+    ["price", "yun.t4", "--pricing", "subscription", "--currency", "USD"],
     ["compare", "big.8x", "small.1x"],
     ["tco", "--instance", "big.8x", "--utilization", "0.5"],
     ["recommend", "training", "--model", "llama-2-7b", "--tokens", "10B", "--explain"],
@@ -43,10 +43,10 @@ SUCCESS = [
 # (args, exit code, the command the failure names: the same as its success's)
 FAILURE = [
     (["catalog", "show", "nope.1x"], 2, "catalog show"),
-    (["price", "big.8x", "--plan", "subscription"], 1, "price"),
+    (["price", "big.8x", "--pricing", "subscription"], 1, "price"),
     (["price", "nope.1x"], 2, "price"),
     (["compare", "nope"], 2, "compare"),
-    (["tco", "--instance", "yun.t4", "--plan", "spot"], 1, "tco"),
+    (["tco", "--instance", "yun.t4", "--pricing", "spot"], 1, "tco"),
     (["size", "training", "--model", "llama-2-7b"], 2, "size"),
     (["recommend", "training", "--model", "llama-2-7b", "--tokens", "1T", "--deadline", "1h"],
      1, "recommend"),
@@ -58,7 +58,7 @@ FAILURE = [
     (["catalog", "list", "gpu"], 2, "catalog list"),
     (["catalog", "list", "gpus", "--bogus"], 2, "catalog list gpus"),
     (["catalog", "list", "offers", "--provider", "nope"], 2, "catalog list offers"),
-    (["scaling", "--gpus", "1,2", "--throughput", "1"], 2, "scaling"),
+    (["scaling", "--gpu-counts", "1,2", "--throughput", "1"], 2, "scaling"),
     ([], 2, "gpuadvisor"),
 ]
 # Address-space limits (KiB) for the out-of-memory runs: from too little to start up to

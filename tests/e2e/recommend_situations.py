@@ -37,7 +37,7 @@ def run(binary, args):
 def price_total(binary, rec, doc):
     """What `price` charges for this recommendation's usage."""
     args = ["price", rec["instance"], "--provider", rec["provider"], "--region", rec["region"],
-            "--count", str(rec["instance_count"]), "--plan", rec["pricing"]]
+            "--instances", str(rec["instance_count"]), "--pricing", rec["pricing"]]
     if doc["workload"]["kind"] in ("training", "finetune"):
         hours = rec["estimate"]["hours"]
         if rec["pricing"] == "spot":

@@ -12,7 +12,8 @@ import sys
 
 # (command and the flags it needs to run, flag, zero allowed)
 FLAGS = [
-    (["price", "big.8x"], "--count", False),
+    (["price", "big.8x"], "--instances", False),
+    (["price", "big.8x"], "--count", False),  # the old spelling, kept for a release
     (["price", "big.8x"], "--hours", False),
     (["price", "big.8x"], "--months", False),
     (["price", "big.8x"], "--utilization", False),
@@ -22,10 +23,11 @@ FLAGS = [
     (["price", "big.8x"], "--checkpoint-hours", True),
     (["price", "big.8x"], "--restart-hours", True),
     (["price", "big.8x"], "--idle-stretches-per-day", True),
-    (["tco", "--instance", "big.8x"], "--count", False),
+    (["tco", "--instance", "big.8x"], "--instances", False),
+    (["tco", "--instance", "big.8x"], "--count", False),  # the old spelling
     (["tco", "--instance", "big.8x"], "--utilization", False),
     (["tco", "--instance", "big.8x"], "--years", False),
-    (["scaling", "--gpus", "1,2", "--throughput", "1,2"], "--threshold", False),
+    (["scaling", "--gpu-counts", "1,2", "--throughput", "1,2"], "--threshold", False),
     (["catalog", "list", "gpus"], "--min-gpu-memory-gb", True),
     (["catalog", "list", "instances"], "--min-gpus", True),
     (["catalog", "validate"], "--max-age-days", True),

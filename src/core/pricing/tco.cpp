@@ -197,7 +197,7 @@ TcoResult compare_tco(const TcoInput& in, const TcoData& data, const FxTable& fx
                          : std::nullopt;
     if (!network_checked ||
         *hardware_checked > std::numeric_limits<std::int64_t>::max() - *network_checked) {
-        result.error = "the purchase is beyond what gpuadvisor can count: lower --count";
+        result.error = "the purchase is beyond what gpuadvisor can count: lower --instances";
         result.too_large = true;
         return result;
     }
@@ -254,7 +254,7 @@ TcoResult compare_tco(const TcoInput& in, const TcoData& data, const FxTable& fx
                      format_number(data.get("maintenance_share_per_year") * 100)));
     if (overflow) {
         result.error = "the cost of owning is beyond what gpuadvisor can count (9.2e12 currency "
-                       "units): lower --count or --years";
+                       "units): lower --instances or --years";
         result.too_large = true;
         return result;
     }
