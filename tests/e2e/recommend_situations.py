@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """End-to-end: the source documents' situations through `gpuadvisor recommend`.
 
-usage: recommend_situations.py BINARY SCHEMA
+usage: recommend_situations.py BINARY SCHEMA_DIR (docs/schema)
 
 For each situation the built-in catalog and rules are used, and the test asserts:
-- the output is valid against docs/schema/recommend.schema.json;
+- the output is valid against docs/schema/recommend.schema.json (validate.py);
 - the ranking follows the documents' matrix (the top recommendation is preferred by the
   rule the situation should fire), or a tier line gives the rule's best row and what following
   it costs, or the notes say in words why not;
@@ -17,8 +17,6 @@ import pathlib
 import subprocess
 import sys
 from decimal import Decimal
-
-from jsonschema.validators import validator_for
 
 FAILURES = []
 
@@ -92,15 +90,14 @@ SITUATIONS = [
 
 
 def main():
-    binary, schema_path = sys.argv[1], pathlib.Path(sys.argv[2])
-    schema = json.loads(schema_path.read_text(encoding="utf-8"))
-    cls = validator_for(schema)
-    cls.check_schema(schema)
-    validator = cls(schema)
+    binary, schema_dir = sys.argv[1], pathlib.Path(sys.argv[2])
+    sys.path.insert(0, str(schema_dir))
+    import validate  # pylint: disable=import-outside-toplevel
+    schemas = validate.Schemas(schema_dir)
     for name, args, rule_id in SITUATIONS:
         code, doc = run(binary, args)
-        errors = [e.message for e in validator.iter_errors(doc)]
-        check(not errors, f"{name}: schema: {errors[:3]}")
+        schema, errors = schemas.errors(doc)
+        check(schema == "recommend.schema.json" and not errors, f"{name}: schema: {errors[:3]}")
         check(code == 0 and doc["ok"], f"{name}: exit {code}, no_fit {doc.get('no_fit')}")
         check(follows_matrix(doc, rule_id), f"{name}: neither follows nor explains {rule_id}")
         check(any(r["id"] == rule_id for r in doc["rules"]), f"{name}: {rule_id} did not fire")
@@ -122,7 +119,7 @@ def main():
     check(code == 1 and not doc["ok"], f"no fit: exit {code}")
     check((doc["no_fit"] or "").startswith("no configuration meets the 24 h deadline under "
                                            "10000.00 USD"), f"no fit: {doc['no_fit']}")
-    check(not [e.message for e in validator.iter_errors(doc)], "no fit: schema")
+    check(schemas.errors(doc) == ("recommend.schema.json", []), "no fit: schema")
     for failure in FAILURES:
         print("FAIL:", failure)
     print(f"{len(SITUATIONS) + 1} situations, {len(FAILURES)} failure(s)")
