@@ -178,7 +178,8 @@ std::string json_command(const CLI::App& reached) {
     const CLI::Option* what = reached.get_option_no_throw("what");
     if (what != nullptr && what->count() == 1) {
         const std::string& kind = what->results().front();
-        if (kind == "gpus" || kind == "instances" || kind == "offers") {
+        if (std::find(k_catalog_list_kinds.begin(), k_catalog_list_kinds.end(), kind) !=
+            k_catalog_list_kinds.end()) {
             name += " " + kind;
         }
     }

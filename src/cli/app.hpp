@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <array>
 #include <functional>
 #include <initializer_list>
 #include <iosfwd>
@@ -26,6 +27,10 @@ struct Registry {
     const GlobalOptions& global;
     std::vector<Runner>& runners;
 };
+
+// What `catalog list` lists; its JSON names the kind in `command` ("catalog list gpus").
+inline constexpr std::array<std::string_view, 7> k_catalog_list_kinds{
+    "gpus", "instances", "offers", "models", "regions", "currencies", "servers"};
 
 void register_catalog_list(CLI::App& catalog, Registry registry);
 void register_catalog_show(CLI::App& catalog, Registry registry);

@@ -280,9 +280,9 @@ void register_catalog_list(CLI::App& catalog, Registry registry) {
         "list", "List GPUs, instance types, offers, or the models, regions, currencies, servers");
     list->add_option("what", options->what, "What to list")
         ->required()
-        ->check(
-            one_of({"gpus", "instances", "offers", "models", "regions", "currencies", "servers"}))
-        ->type_name("gpus|instances|offers|models|regions|currencies|servers");
+        ->check(one_of(
+            std::vector<std::string>(k_catalog_list_kinds.begin(), k_catalog_list_kinds.end())))
+        ->type_name(fmt::format("{}", fmt::join(k_catalog_list_kinds, "|")));
     list->add_option(
         "--provider", options->providers, "Only these providers (aws,gcp,...); also for regions");
     list->add_option(
