@@ -72,7 +72,7 @@ int run(const Options& options, Io& io) {
         document["meets_threshold"] = report.ok; // "ok" says the command answered
         document["steps"] = Json::array();
         for (const ScalingStep& step : report.steps) {
-            document["steps"].push_back({{"gpus", step.gpus},
+            document["steps"].push_back({{"gpus", count_json(step.gpus)},
                                          {"throughput", step.throughput},
                                          {"speedup", std::round(step.speedup * 1000) / 1000},
                                          {"scaling_ratio", std::round(step.ratio * 1000) / 1000},
