@@ -29,22 +29,22 @@ Json workload_json(const NormalizedWorkload& w) {
     if (w.model.parameters > 0) {
         json["model"] = w.model.id;
         json["model_is_preset"] = w.model_is_preset;
-        json["parameters"] = w.model.parameters;
-        json["active_parameters"] = w.model.active_parameters;
+        json["parameters"] = count_json(w.model.parameters);
+        json["active_parameters"] = count_json(w.model.active_parameters);
         json["precision"] = to_string(w.precision);
     }
     switch (w.kind) {
     case WorkloadKind::training:
     case WorkloadKind::finetune:
-        json[w.model.is_transformer() ? "tokens" : "samples"] = w.tokens;
+        json[w.model.is_transformer() ? "tokens" : "samples"] = count_json(w.tokens);
         if (w.model.is_transformer()) {
-            json["seq_len"] = w.seq_len;
+            json["seq_len"] = count_json(w.seq_len);
         }
-        json["batch"] = w.batch;
+        json["batch"] = count_json(w.batch);
         if (w.kind == WorkloadKind::finetune) {
             json["method"] = to_string(w.method);
             if (w.method != FinetuneMethod::full) {
-                json["lora_rank"] = w.lora_rank;
+                json["lora_rank"] = count_json(w.lora_rank);
             }
         }
         break;
@@ -53,8 +53,8 @@ Json workload_json(const NormalizedWorkload& w) {
         json["latency_ms"] = w.latency_ms > 0 ? Json(w.latency_ms) : Json(nullptr);
         json["ttft_ms"] = w.ttft_ms > 0 ? Json(w.ttft_ms) : Json(nullptr);
         json["tpot_ms"] = w.tpot_ms > 0 ? Json(w.tpot_ms) : Json(nullptr);
-        json["input_tokens"] = w.input_tokens;
-        json["output_tokens"] = w.output_tokens;
+        json["input_tokens"] = count_json(w.input_tokens);
+        json["output_tokens"] = count_json(w.output_tokens);
         break;
     case WorkloadKind::hpc:
         json["fp64_tflops"] = w.fp64_tflops;
@@ -63,7 +63,7 @@ Json workload_json(const NormalizedWorkload& w) {
         json["bandwidth_gb_per_s"] = w.bandwidth_gb_per_s;
         break;
     case WorkloadKind::graphics:
-        json["sessions"] = w.sessions;
+        json["sessions"] = count_json(w.sessions);
         json["memory_per_session_gb"] = w.memory_per_session_gb;
         json["byo_vgpu"] = w.byo_vgpu;
         break;
@@ -128,7 +128,7 @@ Json estimate_json(const Estimate& e, const SizeReport& report) {
         }
         break;
     case WorkloadKind::inference:
-        json["batch"] = e.batch;
+        json["batch"] = count_json(e.batch);
         json["latency_ms"] = round4(e.latency_ms);
         json["prefill_ms"] = round4(e.prefill_ms);
         json["decode_step_ms"] = round4(e.decode_step_ms);
