@@ -140,6 +140,8 @@ void list_servers(const std::string& currency, Io& io) {
     }
     for (const std::string& listed : rates) {
         notes.fx.push_back(io.rates().describe(listed, currency));
+        notes.converted_from.push_back(listed);
+        notes.converted_to = currency;
     }
     for (const auto& [listed, counted] : unconverted) {
         notes.warnings.push_back(fmt::format("{} server(s) priced in {} are shown in {}: {}",

@@ -430,7 +430,8 @@ void print_currencies(const std::vector<const FxRate*>& rates, Io& io) {
 void print_servers(const std::vector<Server>& servers, const OffersNotes& notes, Io& io) {
     if (io.format == OutputFormat::json) {
         Json document = json_document("catalog list servers");
-        document["fx"] = notes.fx;
+        document["conversions"] =
+            conversions_json(builtin_fx(), notes.converted_from, notes.converted_to);
         document["warnings"] = notes.warnings;
         document["servers"] = Json::array();
         for (const Server& server : servers) {
