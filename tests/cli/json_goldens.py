@@ -2,11 +2,17 @@
 """The JSON golden documents (tests/cli/*/stdout) keep the JSON contract (docs/cli.md):
 `schema_version` 2, `command`, `ok` true exactly when the exit code is 0; every amount of
 money a money object ({"currency", amounts as exact decimal strings or null}), no bare
-number where money is; and recommend's documents valid against
-docs/schema/recommend.schema.json.
+number where money is; and every document valid against its command's schema in
+docs/schema (docs/schema/validate.py picks it: the failure schema for a failure). A golden
+whose command has no schema fails, as does a golden that asked for JSON and holds none.
 
-usage: json_goldens.py CASES_DIR SCHEMA_DIR (docs/schema)
+With --self-test, the schemas are shown to refuse broken documents: each a golden (valid
+as it is) with one thing broken (a money amount as a bare number, a key missing or extra,
+a count as 2.0, ...); and to accept what may come (tco's `conversions`).
+
+usage: json_goldens.py [--self-test] CASES_DIR SCHEMA_DIR (docs/schema)
 """
+import copy
 import json
 import pathlib
 import re
@@ -81,17 +87,19 @@ def walk(where, value):
             walk(f"{where}[{i}]", item)
 
 
-def main():
-    cases, schema_dir = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
-    sys.path.insert(0, str(schema_dir))
-    import validate  # pylint: disable=import-outside-toplevel
-    schemas = validate.Schemas(schema_dir)
-    documents = recommends = 0
+JSON_ARGS = {"json", "-ojson", "--format=json"}
+
+
+def check_goldens(cases, schemas):
+    documents = 0
     for case in sorted(p for p in cases.iterdir() if (p / "stdout").is_file()):
         text = (case / "stdout").read_text(encoding="utf-8")
-        if not text.startswith("{"):
-            continue
         name = case.name
+        args = (case / "args").read_text(encoding="utf-8").split("\n")
+        if not text.startswith("{"):
+            if JSON_ARGS & set(args) and text:
+                FAILURES.append(f"{name}: asks for JSON and prints {text[:40]!r}")
+            continue
         doc = json.loads(text)
         if doc.get("version") == "2.1.0" and "runs" in doc:
             continue  # a SARIF log (catalog validate -o sarif): ci_formats.py checks it
@@ -103,17 +111,36 @@ def main():
         if doc.get("ok") is not (code == 0):
             FAILURES.append(f"{name}: ok {doc.get('ok')!r} with exit {code}")
         walk(name, doc)
-        if doc.get("command") == "recommend":
-            recommends += 1
-            _, errors = schemas.errors(doc)
-            if errors:
-                FAILURES.append(f"{name}: recommend schema: {errors[:3]}")
+        schema, errors = schemas.errors(doc)
+        SCHEMAS_USED.add(schema)
+        if errors:
+            FAILURES.append(f"{name}: {schema or 'no schema'}: {errors[:3]}")
+    return documents
+
+
+SCHEMAS_USED = set()
+
+
+def main(argv):
+    self_test = argv[:1] == ["--self-test"]
+    cases, schema_dir = map(pathlib.Path, argv[1:] if self_test else argv)
+    sys.path.insert(0, str(schema_dir))
+    import validate  # pylint: disable=import-outside-toplevel
+    schemas = validate.Schemas(schema_dir)
+    if self_test:
+        import schema_self_test  # pylint: disable=import-outside-toplevel
+        return schema_self_test.run(cases, schemas)
+    documents = check_goldens(cases, schemas)
+    unused = {p.name for p in schema_dir.glob("*.schema.json")} - SCHEMAS_USED - {
+        "common.schema.json", "catalog.schema.json"}
+    for name in sorted(unused):
+        FAILURES.append(f"{name}: no golden document is validated against it")
     for failure in FAILURES:
         print("FAIL:", failure)
-    print(f"{documents} JSON documents ({recommends} against the recommend schema), "
+    print(f"{documents} JSON documents against {len(SCHEMAS_USED)} schemas, "
           f"{len(FAILURES)} failure(s)")
     return 1 if FAILURES or documents == 0 else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -2,9 +2,10 @@
 """Every command's JSON, on success and on failure, is one strict JSON object: no NaN or
 Infinity, valid UTF-8, `schema_version` 2 and `command`; a success has `"ok": true`, a
 failure `"ok": false` and its diagnostics, under the same `command` as the success; and a closed pipe or a full disk behaves for every command. Out of memory
-(under `ulimit -v`) is exit 4 with a failure object too, whenever the memory runs out.
+(under `ulimit -v`) is exit 4 with a failure object too, whenever the memory runs out. Every
+document is valid against its schema in SCHEMA_DIR (docs/schema/validate.py picks it).
 
-usage: json_strict.py BINARY FIXTURES
+usage: json_strict.py BINARY FIXTURES SCHEMA_DIR
 """
 import json
 import pathlib
@@ -13,6 +14,7 @@ import sys
 import tempfile
 
 FAILURES = []
+SCHEMAS = []  # the validate.Schemas of SCHEMA_DIR
 
 
 def refuse_constant(name):
@@ -27,6 +29,11 @@ SUCCESS = [
     ["catalog", "list", "gpus"],
     ["catalog", "list", "instances"],
     ["catalog", "list", "offers"],
+    ["catalog", "list", "models"],
+    ["catalog", "list", "regions"],
+    ["catalog", "list", "currencies"],
+    ["catalog", "list", "servers", "--currency", "EUR"],
+    ["catalog", "show", "A100-40GB"],
     ["catalog", "show", "big.8x"],
     ["catalog", "validate"],
     ["size", "training", "--model", "llama-2-7b", "--tokens", "1T", "--gpu", "A100-40GB",
@@ -57,6 +64,8 @@ FAILURE = [
     (["catalog", "lst", "gpus"], 2, "catalog"),
     (["catalog", "list", "gpu"], 2, "catalog list"),
     (["catalog", "list", "gpus", "--bogus"], 2, "catalog list gpus"),
+    (["catalog", "list", "servers", "--bogus"], 2, "catalog list servers"),
+    (["catalog", "list", "models", "--provider", "aws"], 2, "catalog list models"),
     (["catalog", "list", "offers", "--provider", "nope"], 2, "catalog list offers"),
     (["scaling", "--gpu-counts", "1,2", "--throughput", "1"], 2, "scaling"),
     ([], 2, "gpuadvisor"),
@@ -87,6 +96,9 @@ def check_document(args, done, ok):
         FAILURES.append(f"{name}: a success without ok: true")
     if not ok and (doc.get("ok") is not False or not doc.get("diagnostics")):
         FAILURES.append(f"{name}: a failure without ok: false and diagnostics")
+    schema, errors = SCHEMAS[0].errors(doc)
+    if errors:
+        FAILURES.append(f"{name}: {schema or 'no schema'}: {errors[:3]}")
 
 
 def check_out_of_memory(binary):
@@ -126,7 +138,10 @@ def out_of_memory_run(binary, limit, profile):
 
 
 def main():
-    binary, fixtures = sys.argv[1], sys.argv[2]
+    binary, fixtures, schema_dir = sys.argv[1], sys.argv[2], sys.argv[3]
+    sys.path.insert(0, schema_dir)
+    import validate  # pylint: disable=import-outside-toplevel
+    SCHEMAS.append(validate.Schemas(schema_dir))
     catalog = ["--no-default-catalog", "--catalog", f"{fixtures}/catalog"]
     for args in SUCCESS:
         done = run(binary, catalog, [*args, "-o", "json"])
