@@ -12,7 +12,6 @@ a count as 2.0, ...); and to accept what may come (tco's `conversions`).
 
 usage: json_goldens.py [--self-test] CASES_DIR SCHEMA_DIR (docs/schema)
 """
-import copy
 import json
 import pathlib
 import re
@@ -39,6 +38,7 @@ PLAN_MONEY_KEYS = {
 CENTS = re.compile(r"^-?(0|[1-9][0-9]*)\.[0-9]{2}$|^-?0\.00[0-4][0-9]{0,3}$")
 
 FAILURES = []
+SCHEMAS_USED = set()  # the schema files the goldens were validated against
 
 
 def check_conversion(where, value):
@@ -116,9 +116,6 @@ def check_goldens(cases, schemas):
         if errors:
             FAILURES.append(f"{name}: {schema or 'no schema'}: {errors[:3]}")
     return documents
-
-
-SCHEMAS_USED = set()
 
 
 def main(argv):
