@@ -64,6 +64,7 @@ class Schemas:
         self.by_id = {}
         for path in sorted(self.folder.glob("*.schema.json")):
             schema = json.loads(path.read_text(encoding="utf-8"))
+            validators.validator_for(schema).check_schema(schema)
             self.by_id[schema["$id"]] = schema
         self._validators = {}
 
@@ -71,7 +72,6 @@ class Schemas:
         if name not in self._validators:
             schema = json.loads((self.folder / f"{name}.schema.json").read_text(encoding="utf-8"))
             base = validators.validator_for(schema)
-            base.check_schema(schema)
             checker = base.TYPE_CHECKER.redefine("integer", _strict_integer)
             strict = validators.extend(base, type_checker=checker)
             self._validators[name] = strict(schema, **self._resolution(schema))

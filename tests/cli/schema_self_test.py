@@ -1,9 +1,13 @@
 """json_goldens.py --self-test: the schemas in docs/schema refuse broken documents and accept
 what may come. Each case takes a golden document (which must be valid as it is), changes one
 thing, and expects the schema validate.py picks to refuse it (or, for MAY_COME, to accept it).
+And validate.py's command line gives the exit codes it promises.
 """
 import copy
 import json
+import subprocess
+import sys
+import tempfile
 
 CONVERSION = {"from": "CNY", "to": "USD", "rate": 0.13748728, "as_of": "2025-02-28",
               "source": "Federal Reserve Board G.5"}
@@ -93,8 +97,30 @@ MAY_COME = [
 ]
 
 
+def command_line(cases, schemas):
+    """validate.py as a user runs it: exit 0 for a valid document, 1 for a broken one (named
+    with where it breaks), 1 for a document of no known command."""
+    script = schemas.folder / "validate.py"
+    good = json.loads((cases / "price-mix-json" / "stdout").read_text(encoding="utf-8"))
+    bad = copy.deepcopy(good)
+    bad["cost"]["total"] = 1.5
+    failures = []
+    for doc, code, says in [(good, 0, "valid against price.schema.json"),
+                            (bad, 1, "/cost/total"),
+                            ({"schema_version": 2, "command": "x", "ok": True}, 1, "no schema")]:
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as file:
+            json.dump(doc, file)
+            file.flush()
+            done = subprocess.run([sys.executable, str(script), file.name], capture_output=True,
+                                  text=True, check=False)
+        if done.returncode != code or says not in done.stdout:
+            failures.append(f"validate.py: exit {done.returncode} (expected {code}), "
+                            f"{done.stdout!r} does not say {says!r}")
+    return failures
+
+
 def run(cases, schemas):
-    failures, checked = [], 0
+    failures, checked = command_line(cases, schemas), 0
     for case, what, change, expect_valid in (
             [(*b, False) for b in BROKEN] + [(*m, True) for m in MAY_COME]):
         doc = json.loads((cases / case / "stdout").read_text(encoding="utf-8"))
@@ -114,6 +140,6 @@ def run(cases, schemas):
             print(f"ok: {case}, {what}: {'accepted' if expect_valid else errors[0]}")
     for failure in failures:
         print("FAIL:", failure)
-    print(f"{checked} changed documents ({len(BROKEN)} broken, {len(MAY_COME)} valid), "
-          f"{len(failures)} failure(s)")
+    print(f"{checked} changed documents ({len(BROKEN)} broken, {len(MAY_COME)} valid) and 3 "
+          f"runs of validate.py, {len(failures)} failure(s)")
     return 1 if failures or checked == 0 else 0
