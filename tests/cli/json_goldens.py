@@ -4,7 +4,9 @@
 money a money object ({"currency", amounts as exact decimal strings or null}), no bare
 number where money is; and every document valid against its command's schema in
 docs/schema (docs/schema/validate.py picks it: the failure schema for a failure). A golden
-whose command has no schema fails, as does a golden that asked for JSON and holds none.
+whose command has no schema fails, as does a golden that asked for JSON and holds none, a
+schema no golden is validated against and a command (each kind of `catalog list`) with no
+JSON golden.
 
 With --self-test, the schemas are shown to refuse broken documents: each a golden (valid
 as it is) with one thing broken (a money amount as a bare number, a key missing or extra,
@@ -39,6 +41,7 @@ CENTS = re.compile(r"^-?(0|[1-9][0-9]*)\.[0-9]{2}$|^-?0\.00[0-4][0-9]{0,3}$")
 
 FAILURES = []
 SCHEMAS_USED = set()  # the schema files the goldens were validated against
+COMMANDS_SEEN = set()
 
 
 def check_conversion(where, value):
@@ -113,6 +116,7 @@ def check_goldens(cases, schemas):
         walk(name, doc)
         schema, errors = schemas.errors(doc)
         SCHEMAS_USED.add(schema)
+        COMMANDS_SEEN.add(doc.get("command"))
         if errors:
             FAILURES.append(f"{name}: {schema or 'no schema'}: {errors[:3]}")
     return documents
@@ -132,6 +136,8 @@ def main(argv):
         "common.schema.json", "catalog.schema.json"}
     for name in sorted(unused):
         FAILURES.append(f"{name}: no golden document is validated against it")
+    for command in sorted(set(validate.COMMAND_SCHEMAS) - COMMANDS_SEEN):
+        FAILURES.append(f"{command}: no golden JSON document (each kind of catalog list too)")
     for failure in FAILURES:
         print("FAIL:", failure)
     print(f"{documents} JSON documents against {len(SCHEMAS_USED)} schemas, "
