@@ -145,7 +145,7 @@ Json estimate_json(const Estimate& e, const SizeReport& report) {
         json["gpus_needed"] = e.replicas;
         break;
     case WorkloadKind::graphics:
-        json["vgpu_profile_gb"] = e.vgpu_profile_gb;
+        json["vgpu_profile_gb"] = e.vgpu_profile_gb > 0 ? Json(e.vgpu_profile_gb) : Json(nullptr);
         json["sessions_per_gpu"] = e.sessions_per_gpu;
         json["gpus_needed"] = e.replicas;
         break;

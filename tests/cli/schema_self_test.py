@@ -67,6 +67,8 @@ BROKEN = [
     ("size-training-json", "a workload key of another kind", setting("workload/qps", 1.0)),
     ("size-training-json", "an unknown workload kind", setting("workload/kind", "serving")),
     ("size-training-json", "ok false while the estimate fits", setting("ok", False)),
+    ("size-graphics-json", "no vGPU profile as 0 (absent is null)",
+     setting("estimate/vgpu_profile_gb", 0.0)),
     ("recommend-training-json", "a recommendation with an extra key",
      setting("recommendations/0/bogus", True)),
     ("recommend-training-json", "a count as 2.0",
