@@ -2,11 +2,11 @@
 """The JSON golden documents (tests/cli/*/stdout) keep the JSON contract (docs/cli.md):
 `schema_version` 2, `command`, `ok` true exactly when the exit code is 0; every amount of
 money a money object ({"currency", amounts as exact decimal strings or null}), no bare
-number where money is; and every document valid against its command's schema in
-docs/schema (docs/schema/validate.py picks it: the failure schema for a failure). A golden
-whose command has no schema fails, as does a golden that asked for JSON and holds none, a
-schema no golden is validated against and a command (each kind of `catalog list`) with no
-JSON golden.
+number where money is, no empty string (absent is null); and every document valid against
+its command's schema in docs/schema (docs/schema/validate.py picks it: the failure schema
+for a failure). A golden whose command has no schema fails, as does a golden that asked
+for JSON and holds none, a schema no golden is validated against and a command (each kind
+of `catalog list`) with no JSON golden.
 
 With --self-test, the schemas are shown to refuse broken documents: each a golden (valid
 as it is) with one thing broken (a money amount as a bare number, a key missing or extra,
@@ -88,6 +88,8 @@ def walk(where, value):
     elif isinstance(value, list):
         for i, item in enumerate(value):
             walk(f"{where}[{i}]", item)
+    elif value == "":
+        FAILURES.append(f"{where}: an empty string (an absent value is null)")
 
 
 JSON_ARGS = {"json", "-ojson", "--format=json"}
