@@ -431,7 +431,7 @@ void print_servers(const std::vector<Server>& servers, const OffersNotes& notes,
     if (io.format == OutputFormat::json) {
         Json document = json_document("catalog list servers");
         document["conversions"] =
-            conversions_json(builtin_fx(), notes.converted_from, notes.converted_to);
+            conversions_json(io.rates(), notes.converted_from, notes.converted_to);
         document["warnings"] = notes.warnings;
         document["servers"] = Json::array();
         for (const Server& server : servers) {
