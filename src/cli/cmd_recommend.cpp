@@ -2,7 +2,7 @@
 #include "app.hpp"
 #include "catalog_options.hpp"
 #include "exit_status.hpp"
-#include "gpuadvisor/planner.hpp"
+#include "gpuadvisor/recommend.hpp"
 #include "output.hpp"
 #include "render_recommend.hpp"
 #include "stage_clock.hpp"
@@ -151,26 +151,12 @@ int run(Options o, const GlobalOptions& global, Io& io) {
                     k_exit_usage,
                     io);
     }
-    const Assumptions& assumptions = builtin_assumptions();
-    const Requirements needs = requirements(*workload, assumptions);
-    PlanInput input{&*workload,
-                    &needs,
-                    &*catalog,
-                    &assumptions,
-                    &*rules,
-                    &io.rates(),
-                    {builtin_pricing().spot_defaults,
-                     builtin_pricing().rules,
-                     false,
-                     catalog->discounts(),
-                     io.today},
-                    *limits};
-    // Serving and desktops are replicas: one taken back does not stop the others.
-    input.pricing.spot.one_job = is_finite_work(workload->kind);
-    PlanResult result = [&] {
+    const RecommendOptions options{*limits, &*rules, &io.rates(), io.today};
+    Recommendation answer = [&] {
         const TimedStage stage(io.clock, "plan");
-        return plan(input);
+        return recommend(*workload, options, *catalog);
     }();
+    PlanResult& result = answer.result;
     for (std::string& warning :
          price_freshness_warnings(prices_shown(result), io.today, o.max_price_age)) {
         result.warnings.push_back(std::move(warning));
@@ -180,7 +166,8 @@ int run(Options o, const GlobalOptions& global, Io& io) {
     }
     {
         const TimedStage stage(io.clock, "output");
-        print_recommendations({&*workload, &needs, &result, &*limits, o.explain}, io);
+        print_recommendations(
+            {&answer.workload, &answer.requirements, &result, &options.constraints, o.explain}, io);
     }
     return result.recommendations.empty() ? k_exit_negative : k_exit_ok;
 }

@@ -3,7 +3,7 @@
 
 usage: layers.py SOURCE_ROOT
 
-    util <- yaml <- catalog <- data <- {sizing, pricing, rules} <- {planner, builtin}
+    util <- yaml <- catalog <- data <- {sizing, pricing, rules} <- {planner, builtin} <- recommend
 
 A file in src/core/LAYER/ (or a public header in include/gpuadvisor/, placed in a layer by the
 table below) may include headers of its own layer and of layers below it; sizing, pricing and
@@ -15,7 +15,7 @@ import re
 import sys
 
 RANK = {"util": 0, "yaml": 1, "catalog": 2, "data": 3, "sizing": 4, "pricing": 4, "rules": 4,
-        "planner": 5, "builtin": 5}
+        "planner": 5, "builtin": 5, "recommend": 6}
 PUBLIC_HEADERS = {
     "units.hpp": "util", "date.hpp": "util", "diagnostic.hpp": "util", "interned.hpp": "util",
     "spelling.hpp": "util", "provenance.hpp": "util", "input.hpp": "util",
@@ -26,6 +26,7 @@ PUBLIC_HEADERS = {
     "pricing.hpp": "pricing", "fx.hpp": "pricing", "tco.hpp": "pricing",
     "rules.hpp": "rules",
     "planner.hpp": "planner",
+    "recommend.hpp": "recommend",
 }
 INCLUDE = re.compile(r'^#include "([^"]+)"', re.M)
 
