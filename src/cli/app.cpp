@@ -77,6 +77,10 @@ std::vector<std::string> old_spelling_notes(const CLI::App& command) {
     return notes;
 }
 
+bool is_listed(const CLI::App* command) {
+    return !command->get_group().empty();
+}
+
 namespace {
 
 constexpr std::string_view k_description =
@@ -189,7 +193,7 @@ std::string json_command(const CLI::App& reached) {
 // The commands of a group (the program, "catalog"); none for a leaf command.
 std::vector<std::string> command_names(const CLI::App& group) {
     std::vector<std::string> names;
-    for (const CLI::App* command : group.get_subcommands([](const CLI::App*) { return true; })) {
+    for (const CLI::App* command : group.get_subcommands(is_listed)) {
         names.push_back(command->get_name());
     }
     return names;
@@ -433,6 +437,7 @@ int run_command(int argc,
     CLI::App* version = app.add_subcommand(
         "version", "The version, the build's revision and the built-in prices' dates");
     version->footer("Example:\n  gpuadvisor version");
+    register_generate(app, registry);
     add_global_options_footer(app);
 
     try {

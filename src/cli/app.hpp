@@ -41,6 +41,11 @@ void register_price(CLI::App& app, Registry registry);
 void register_compare(CLI::App& app, Registry registry);
 void register_tco(CLI::App& app, Registry registry);
 void register_recommend(CLI::App& app, Registry registry);
+// gpuadvisor __generate (hidden): man pages and completions from the tree under `app`.
+void register_generate(CLI::App& app, Registry registry);
+
+// A command --help, suggestions, man pages and completions name (not a hidden one: no group).
+bool is_listed(const CLI::App* command);
 
 // "gpuadvisor catalog list": a command's full name, for help hints.
 std::string command_path(const CLI::App& command);

@@ -44,7 +44,7 @@ const CLI::App* find_command(const CLI::App& app,
     for (const std::string& name : path) {
         const CLI::App* next = nullptr;
         names.clear();
-        for (const CLI::App* command : at->get_subcommands([](const CLI::App*) { return true; })) {
+        for (const CLI::App* command : at->get_subcommands(is_listed)) {
             names.push_back(command->get_name());
             next = command->get_name() == name ? command : next;
         }
