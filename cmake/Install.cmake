@@ -1,8 +1,9 @@
 # What `cmake --install` puts in place, in two components:
-#   runtime  bin/gpuadvisor (stripped in Release builds), one man page per command, the bash,
-#            zsh and fish completions
+#   runtime  bin/gpuadvisor (stripped in Release builds and by --strip), one man page per
+#            command, the bash, zsh and fish completions
 #   dev      the public headers, libgpuadvisor.a (gpuadvisor::gpuadvisor, the built-in catalog
-#            compiled in), the CMake package (find_package(gpuadvisor)) and gpuadvisor.pc
+#            compiled in; --strip takes its debug information out), the CMake package
+#            (find_package(gpuadvisor)) and gpuadvisor.pc
 # The man pages and completions are read off the command tree by the built binary
 # (`gpuadvisor __generate`): GPUADVISOR_GENERATE_DOCS=OFF (the default when cross-compiling)
 # leaves them out, as a binary that cannot run here cannot write them.
@@ -56,6 +57,12 @@ endif()
 set(GPUADVISOR_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/gpuadvisor)
 install(TARGETS gpuadvisor_core EXPORT gpuadvisorTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev)
+# Stripping leaves static libraries alone; their debug information goes (as dh_strip does).
+install(CODE "if(CMAKE_INSTALL_DO_STRIP)
+  execute_process(COMMAND \"${CMAKE_STRIP}\" --strip-debug
+    \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/$<TARGET_FILE_NAME:gpuadvisor_core>\"
+    COMMAND_ERROR_IS_FATAL ANY)
+endif()" COMPONENT dev)
 install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/include/gpuadvisor
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT dev)
 install(EXPORT gpuadvisorTargets NAMESPACE gpuadvisor:: DESTINATION ${GPUADVISOR_CMAKE_DIR}
