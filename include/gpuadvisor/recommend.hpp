@@ -2,6 +2,7 @@
 // ranked, priced and explained (what `gpuadvisor recommend` prints; docs/library.md).
 #pragma once
 
+#include "gpuadvisor/catalog_io.hpp" // builtin_catalog(), load_catalog()
 #include "gpuadvisor/date.hpp"
 #include "gpuadvisor/fx.hpp"
 #include "gpuadvisor/planner.hpp"

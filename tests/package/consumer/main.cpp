@@ -1,5 +1,4 @@
 // Which GPU cloud configuration trains Llama 2 7B on 1T tokens within 30 days, cheapest first?
-#include <gpuadvisor/catalog_io.hpp>
 #include <gpuadvisor/recommend.hpp>
 #include <iostream>
 

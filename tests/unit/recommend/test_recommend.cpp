@@ -1,6 +1,5 @@
 // The one-call entry point on the built-in catalog: a ranked answer that keeps the constraints
 // and the deadline, in the objective's order.
-#include "gpuadvisor/catalog_io.hpp"
 #include "gpuadvisor/recommend.hpp"
 #include "test_helpers.hpp"
 
