@@ -59,8 +59,8 @@ OptionDoc option_doc(const CLI::Option& option) {
 
 void collect(const CLI::App& app, std::vector<std::string> path, std::vector<CommandDoc>& out) {
     CommandDoc doc{path, app.get_description(), app.get_footer(), {}, {}, {}};
-    const auto options =
-        app.get_options([](const CLI::Option* o) { return !o->get_group().empty(); });
+    const auto options = app.get_options(
+        [](const CLI::Option* o) { return !o->get_group().empty() && !is_old_spelling(*o); });
     for (const CLI::Option* option : options) {
         (option->nonpositional() ? doc.options : doc.positionals).push_back(option_doc(*option));
     }

@@ -3,13 +3,12 @@
 #include <iostream>
 
 int main() {
-    gpuadvisor::Workload workload;
-    workload.kind = gpuadvisor::WorkloadKind::training;
-    workload.model = "llama-2-7b";
-    workload.tokens = 1e12;
-    workload.deadline_hours = 30 * 24;
+    const gpuadvisor::Workload ask{.kind = gpuadvisor::WorkloadKind::training,
+                                   .model = "llama-2-7b",
+                                   .tokens = 1e12,
+                                   .deadline_hours = 30 * 24};
     const gpuadvisor::NormalizeResult normalized =
-        gpuadvisor::normalize(workload, gpuadvisor::builtin_models());
+        gpuadvisor::normalize(ask, gpuadvisor::builtin_models());
     if (!normalized.workload) {
         return 2; // normalized.diagnostics say which field is wrong
     }
