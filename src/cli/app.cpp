@@ -130,8 +130,8 @@ void add_global_options(CLI::App& app, GlobalOptions& global) {
         ->type_name("USD|CNY|EUR|...");
     app.add_option("--fx",
                    global.fx_files,
-                   "Exchange rates of your own over the built-in ones: a file in data/fx.yaml's "
-                   "format (repeatable)")
+                   "Exchange rates of your own over the built-in ones: a YAML file of base: USD "
+                   "and rates (currency, per_usd, as_of, source); repeatable")
         ->type_name("FILE");
     app.add_option("--fx-rate",
                    global.fx_rates,

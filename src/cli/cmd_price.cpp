@@ -262,7 +262,7 @@ void register_price(CLI::App& app, Registry registry) {
         ->add_option("--idle-stretches-per-day",
                      o->idle_stretches_per_day,
                      "Idle stretches a day per instance, for the auto-release what-if "
-                     "(default: data/pricing.yaml)")
+                     "(default: a built-in planning figure, named in the output)")
         ->check(finite_range(0, 1440));
     const auto plans = choices(k_plan_names);
     auto* plan =
@@ -286,9 +286,11 @@ void register_price(CLI::App& app, Registry registry) {
                     o->estimate_missing,
                     "Estimate a plan a region lacks from a documented discount (marked)");
     price
-        ->add_option("--interruptions-per-hour",
-                     o->interruptions_per_hour,
-                     "Spot interruptions per instance-hour (default: data/pricing.yaml)")
+        ->add_option(
+            "--interruptions-per-hour",
+            o->interruptions_per_hour,
+            "Spot interruptions per instance-hour (default: the offer's interruption band, "
+            "else a built-in planning figure)")
         ->check(finite_range(0, 10));
     price
         ->add_option("--checkpoint-hours",

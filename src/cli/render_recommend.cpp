@@ -363,7 +363,7 @@ void print_explanations(const RecommendReport& report, Io& io) {
     for (const UsedAssumption& a : used_assumptions(*report.workload, builtin_assumptions())) {
         factors.push_back(fmt::format("{} = {}", a.name, format_number(a.value)));
     }
-    io.out << fmt::format("\nAssumptions (data/assumptions.yaml): {}\n", fmt::join(factors, ", "));
+    io.out << fmt::format("\nAssumptions (built in): {}\n", fmt::join(factors, ", "));
     std::map<std::pair<std::string, std::string>, std::vector<std::string>> groups;
     for (const Rejection& x : r.rejected) {
         groups[{x.code, x.reason}].push_back(
