@@ -10,7 +10,7 @@ of `catalog list`) with no JSON golden.
 
 With --self-test, the schemas are shown to refuse broken documents: each a golden (valid
 as it is) with one thing broken (a money amount as a bare number, a key missing or extra,
-a count as 2.0, ...); and to accept what may come (tco's `conversions`).
+a count as 2.0, ...); and to accept what may come (a conversion named, a fractional count).
 
 usage: json_goldens.py [--self-test] CASES_DIR SCHEMA_DIR (docs/schema)
 """

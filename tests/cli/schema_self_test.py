@@ -62,6 +62,7 @@ BROKEN = [
     ("tco-json", "a conversion with an extra key",
      setting("conversions", [dict(CONVERSION, note="x")])),
     ("tco-json", "a server count as 1.0", setting("server/count", 1.0)),
+    ("tco-json", "conversions left out", deleting("conversions")),
     ("scaling-json", "a GPU count as 1.0", setting("steps/0/gpus", 1.0)),
     ("scaling-json", "a step without its ratio", deleting("steps/1/scaling_ratio")),
     ("size-training-json", "a workload key of another kind", setting("workload/qps", 1.0)),
@@ -93,7 +94,6 @@ BROKEN = [
 ]
 # (golden case, what may come, the change): valid all the same.
 MAY_COME = [
-    ("tco-json", "tco's conversions, empty, as its last key", setting("conversions", [])),
     ("tco-json", "tco's conversions naming a rate", setting("conversions", [CONVERSION])),
     ("price-mix-json", "a fractional instance count", setting("usage/instances", 0.5)),
 ]
