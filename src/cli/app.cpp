@@ -8,6 +8,7 @@
 #include "output.hpp"
 #include "render_validate.hpp"
 #include "stage_clock.hpp"
+#include "table_width.hpp"
 
 #include <fmt/format.h>
 
@@ -140,6 +141,9 @@ void add_global_options(CLI::App& app, GlobalOptions& global) {
         ->delimiter(',')
         ->type_name("EUR=0.92[@YYYY-MM-DD]");
     app.add_flag("-q,--quiet", global.quiet, "No notes on stderr");
+    app.add_flag("--wide",
+                 global.wide,
+                 "Tables as wide as their rows (default: to COLUMNS or the terminal's width)");
     app.add_option("--today",
                    global.today,
                    "Give answers as on this date: prices' ages, discounts' expiry, validate's "
@@ -462,6 +466,7 @@ int run_command(int argc,
           use_color(global),
           global.quiet,
           global.timings ? &clock : nullptr};
+    io.width = table_width(global.wide);
     if (is_validate_only_format(io.format) && !validate) {
         return format_not_for(deepest_app(app), io.format, io);
     }

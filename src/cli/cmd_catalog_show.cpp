@@ -25,7 +25,7 @@ struct Options {
 
 // "key: value" lines from a flat JSON object, for the terminal.
 void print_fields(const Json& object, Io& io) {
-    Table table{{{"FIELD"}, {"VALUE"}}, {}};
+    Table table{{{"FIELD"}, {"VALUE", Align::left, true}}, {}};
     for (const auto& [key, value] : object.items()) {
         std::string text = cell_text(value);
         if (value.is_array()) {

@@ -86,7 +86,7 @@ int run(const Options& options, Io& io) {
                  {"THROUGHPUT", Align::right},
                  {"SPEEDUP", Align::right},
                  {"RATIO", Align::right},
-                 {"VERDICT"}},
+                 {"VERDICT", Align::left, true}},
                 {}};
     for (const ScalingStep& step : report.steps) {
         table.rows.push_back(

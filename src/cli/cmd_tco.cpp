@@ -77,7 +77,7 @@ void print(const TcoResult& r, const TcoInput& in, const Options& o, Io& io) {
         write_json(document, io);
         return;
     }
-    Table table{{{"OWN"}, {"COST", Align::right}, {"BASIS"}}, {}};
+    Table table{{{"OWN"}, {"COST", Align::right}, {"BASIS", Align::left, true}}, {}};
     for (const TcoLine& line : r.own) {
         table.rows.push_back({line.item, format_cents(line.micros), line.basis});
     }

@@ -5,6 +5,7 @@
 #include "gpuadvisor/enum_names.hpp"
 #include "gpuadvisor/fx.hpp"
 
+#include <cstddef>
 #include <iosfwd>
 #include <string>
 #include <string_view>
@@ -35,6 +36,7 @@ struct GlobalOptions {
     std::string currency;
     bool quiet = false;
     bool timings = false;
+    bool wide = false; // --wide: human tables as wide as their rows (table_width.hpp)
     std::string today; // --today: the date answers are given on (empty: see answer_date)
     std::vector<std::string> fx_files; // --fx: rate files over the built-in rates
     std::vector<std::string> fx_rates; // --fx-rate: CODE=RATE[@DATE], over those
@@ -48,6 +50,7 @@ struct Io {
     bool quiet = false;
     StageClock* clock = nullptr; // --timings: where the stages' times go
     Date today{};                // the date answers are given on (answer_date)
+    std::size_t width = 0;       // what human tables fit in, 0: no limit (table_width.hpp)
     const FxTable* fx = nullptr; // the run's rates (load_rates); null: the built-in ones
 
     const FxTable& rates() const { return fx != nullptr ? *fx : builtin_fx(); }

@@ -356,7 +356,7 @@ void print_models(const std::vector<const ModelSpec*>& models, Io& io) {
                  {"ACTIVE", Align::right},
                  {"CONTEXT", Align::right},
                  {"AS OF"},
-                 {"SOURCE"}},
+                 {"SOURCE", Align::left, true}},
                 {}};
     for (const ModelSpec* model : models) {
         const bool moe = model->active_parameters != model->parameters;
@@ -415,7 +415,11 @@ void print_currencies(const std::vector<const FxRate*>& rates, Io& io) {
         write_json(document, io);
         return;
     }
-    Table table{{{"CURRENCY"}, {"PER USD", Align::right}, {"AS OF"}, {"CONFIDENCE"}, {"SOURCE"}},
+    Table table{{{"CURRENCY"},
+                 {"PER USD", Align::right},
+                 {"AS OF"},
+                 {"CONFIDENCE"},
+                 {"SOURCE", Align::left, true}},
                 {}};
     for (const FxRate* rate : rates) {
         table.rows.push_back({rate->currency,
@@ -456,7 +460,7 @@ void print_servers(const std::vector<Server>& servers, const OffersNotes& notes,
                  {"POWER kW", Align::right},
                  {"AS OF"},
                  {"CONFIDENCE"},
-                 {"SOURCE"}},
+                 {"SOURCE", Align::left, true}},
                 {}};
     for (const Server& server : servers) {
         table.rows.push_back({server.id,

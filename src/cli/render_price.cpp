@@ -186,8 +186,9 @@ Table parts_table(const Quote& quote, const PriceReport& report) {
     if (discounted) {
         table.columns.insert(table.columns.end(), {{"LIST", Align::right}, {"OFF", Align::right}});
     }
-    table.columns.insert(table.columns.end(),
-                         {{"BILLED", Align::right}, {"COST", Align::right}, {"CUR"}, {"BASIS"}});
+    table.columns.insert(
+        table.columns.end(),
+        {{"BILLED", Align::right}, {"COST", Align::right}, {"CUR"}, {"BASIS", Align::left, true}});
     for (const PricedPart& part : quote.parts) {
         const std::string unit = part.plan == Plan::subscription_monthly ? "/mo" : "/h";
         std::vector<std::string> row;
@@ -361,7 +362,7 @@ void print_price(const PriceReport& report, const FxTable& fx, Io& io) {
     }
     print_notes(quote, report, fx, io);
     io.out << "\nThe same usage in every region, cheapest first:\n";
-    Table regions{{{"REGION"}, {"COST", Align::right}, {"CUR"}, {"NOTE"}}, {}};
+    Table regions{{{"REGION"}, {"COST", Align::right}, {"CUR"}, {"NOTE", Align::left, true}}, {}};
     for (const RegionQuote& region : report.regions) {
         const auto& other = region.result.quote;
         regions.rows.push_back({region.row->region,

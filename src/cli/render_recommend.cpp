@@ -266,7 +266,7 @@ void print_table(const RecommendReport& report, Io& io) {
         table.columns.push_back({"PER 1M OUT", Align::right});
     }
     table.columns.push_back({"PRICED"});
-    table.columns.push_back({"WHY"});
+    table.columns.push_back({"WHY", Align::left, true});
     for (const Candidate& c : r.recommendations) {
         std::vector<std::string> row{
             fmt::format("{}{}", c.rank, c.pareto && !speed.empty() ? "*" : ""),

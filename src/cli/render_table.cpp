@@ -37,6 +37,31 @@ bool formula_start(std::string_view cell) {
 
 } // namespace
 
+std::vector<std::string> wrap_words(std::string_view text, std::size_t width) {
+    std::vector<std::string> lines(1);
+    std::size_t used = 0; // the last line's width
+    while (!text.empty()) {
+        const std::size_t end = std::min(text.find(' '), text.size());
+        const std::string_view word = text.substr(0, end);
+        text.remove_prefix(std::min(end + 1, text.size()));
+        if (word.empty()) {
+            continue;
+        }
+        const std::size_t size = display_width(word);
+        if (used > 0 && used + 1 + size > width) {
+            lines.emplace_back();
+            used = 0;
+        }
+        if (used > 0) {
+            lines.back() += ' ';
+            ++used;
+        }
+        lines.back() += word;
+        used += size;
+    }
+    return lines;
+}
+
 std::string csv_cell(std::string_view cell) {
     std::string text(formula_start(cell) ? "'" : "");
     text += cell;
@@ -79,6 +104,56 @@ void append_padded(std::string& text, const std::string& cell, std::size_t width
     }
 }
 
+// The columns' widths fitted to `limit` (0: none): when the row is wider, the prose columns
+// share the room the others leave, the narrowest first, none under k_min_prose (or its own).
+std::vector<std::size_t>
+fitted_widths(const Table& table, std::vector<std::size_t> widths, std::size_t limit) {
+    std::size_t total = 2 * (widths.size() - 1);
+    std::size_t fixed = total;
+    std::vector<std::size_t> prose;
+    for (std::size_t i = 0; i < widths.size(); ++i) {
+        total += widths[i];
+        if (table.columns[i].prose) {
+            prose.push_back(i);
+        } else {
+            fixed += widths[i];
+        }
+    }
+    if (limit == 0 || total <= limit || prose.empty()) {
+        return widths;
+    }
+    std::sort(prose.begin(), prose.end(), [&](std::size_t a, std::size_t b) {
+        return widths[a] < widths[b];
+    });
+    std::size_t room = limit > fixed ? limit - fixed : 0;
+    for (std::size_t n = 0; n < prose.size(); ++n) {
+        std::size_t& width = widths[prose[n]];
+        const std::size_t share = room / (prose.size() - n);
+        width = std::min(width, std::max(share, k_min_prose));
+        room -= std::min(room, width);
+    }
+    return widths;
+}
+
+// A row's cells as lines: a prose cell wrapped to its column's width, any other as it is.
+std::vector<std::vector<std::string>> row_lines(const Table& table,
+                                                const std::vector<std::string>& row,
+                                                const std::vector<std::size_t>& widths) {
+    std::vector<std::vector<std::string>> lines;
+    for (std::size_t i = 0; i < row.size(); ++i) {
+        const bool wraps = table.columns[i].prose && display_width(row[i]) > widths[i];
+        std::vector<std::string> cell =
+            wraps ? wrap_words(row[i], widths[i]) : std::vector<std::string>{row[i]};
+        for (std::size_t n = 0; n < cell.size(); ++n) {
+            if (n == lines.size()) {
+                lines.emplace_back(row.size());
+            }
+            lines[n][i] = std::move(cell[n]);
+        }
+    }
+    return lines;
+}
+
 void render_aligned(const Table& table, Io& io) {
     std::vector<std::size_t> widths;
     for (const Column& column : table.columns) {
@@ -94,6 +169,7 @@ void render_aligned(const Table& table, Io& io) {
             widths[i] = std::max(widths[i], display_width(safe.back()));
         }
     }
+    widths = fitted_widths(table, std::move(widths), io.width);
     std::string text; // one line at a time, its room reused
     const auto line = [&](const std::vector<std::string>& row, bool header) {
         text.clear();
@@ -113,6 +189,7 @@ void render_aligned(const Table& table, Io& io) {
                 text += "  ";
             }
         }
+        text.erase(text.find_last_not_of(' ') + 1); // (a continuation line's empty cells)
         if (bold) {
             text += "\x1b[0m";
         }
@@ -125,7 +202,9 @@ void render_aligned(const Table& table, Io& io) {
     }
     line(headers, true);
     for (const auto& row : cells) {
-        line(row, false);
+        for (const auto& each : row_lines(table, row, widths)) {
+            line(each, false);
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 
 #include "io.hpp"
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,14 +15,21 @@ enum class Align { left, right };
 struct Column {
     std::string header;
     Align align = Align::left;
+    // Prose (a reason, a basis, a note): in a terminal table wider than io.width, it wraps at
+    // spaces onto continuation lines, down to k_min_prose columns; other columns are never cut.
+    bool prose = false;
 };
+
+// The narrowest a prose column is wrapped to (or its own width, when narrower).
+inline constexpr std::size_t k_min_prose = 20;
 
 struct Table {
     std::vector<Column> columns;
     std::vector<std::vector<std::string>> rows;
 };
 
-// Writes `table` in io.format (table, csv or markdown). Cells are made terminal-safe, in CSV
+// Writes `table` in io.format (table, csv or markdown). A terminal table fits in io.width (0:
+// no limit) as far as its prose columns can wrap. Cells are made terminal-safe, in CSV
 // too (csv_cell); an empty cell means "no value": '-' in tables and Markdown, empty in CSV.
 void render_table(const Table& table, Io& io);
 
@@ -30,5 +38,9 @@ void render_table(const Table& table, Io& io);
 // '@', tab or CR first) prefixed with a single quote, as OWASP advises. A cell that is
 // exactly a number ("-12.50", "-5%") is left as it is: it cannot be a formula.
 std::string csv_cell(std::string_view cell);
+
+// Text in lines of at most `width` columns, broken at spaces; a word wider than that is a line of
+// its own, never cut. At least one line (empty for empty text).
+std::vector<std::string> wrap_words(std::string_view text, std::size_t width);
 
 } // namespace gpuadvisor::cli

@@ -1,0 +1,109 @@
+// The width human tables are fitted to (table_width.cpp): --wide, then a sane COLUMNS, then the
+// terminal's width (80 when it does not say), and no limit off a terminal; a table's prose
+// columns wrap to fit it (render_table.cpp).
+#include "render_table.hpp"
+#include "table_width.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <sstream>
+#include <string>
+
+using namespace gpuadvisor::cli;
+
+TEST_CASE("parse_columns: digits only, 1 to 10000") {
+    CHECK(parse_columns("100") == 100U);
+    CHECK(parse_columns("1") == 1U);
+    CHECK(parse_columns("10000") == 10'000U);
+    CHECK_FALSE(parse_columns(nullptr));
+    CHECK_FALSE(parse_columns(""));
+    CHECK_FALSE(parse_columns("0"));
+    CHECK_FALSE(parse_columns("00000"));
+    CHECK_FALSE(parse_columns("10001"));
+    CHECK_FALSE(parse_columns("99999999999999999999999")); // would overflow
+    CHECK_FALSE(parse_columns("-5"));
+    CHECK_FALSE(parse_columns("+80"));
+    CHECK_FALSE(parse_columns("80x"));
+    CHECK_FALSE(parse_columns(" 80"));
+    CHECK_FALSE(parse_columns("1e3"));
+    CHECK_FALSE(parse_columns("eighty"));
+}
+
+TEST_CASE("table_width: --wide is no limit, whatever COLUMNS and the terminal say") {
+    CHECK(table_width(WidthSources{true, "100", true, 120}) == k_no_width_limit);
+    CHECK(table_width(WidthSources{true, nullptr, false, 0}) == k_no_width_limit);
+}
+
+TEST_CASE("table_width: a sane COLUMNS is the width, on a terminal or not") {
+    CHECK(table_width(WidthSources{false, "100", true, 120}) == 100U);
+    CHECK(table_width(WidthSources{false, "100", false, 0}) == 100U);
+    CHECK(table_width(WidthSources{false, "10000", false, 0}) == 10'000U);
+}
+
+TEST_CASE("table_width: COLUMNS unset or not a width falls back to the terminal") {
+    for (const char* columns : {static_cast<const char*>(nullptr),
+                                "",
+                                "0",
+                                "garbage",
+                                "-1",
+                                "123456789012345678901234567890"}) {
+        INFO((columns == nullptr ? "(unset)" : columns));
+        CHECK(table_width(WidthSources{false, columns, true, 132}) == 132U);
+        CHECK(table_width(WidthSources{false, columns, true, 0}) == 80U); // width not known
+        CHECK(table_width(WidthSources{false, columns, false, 0}) == k_no_width_limit);
+    }
+}
+
+TEST_CASE("wrap_words: at spaces, a long word whole on its own line") {
+    using Lines = std::vector<std::string>;
+    CHECK(wrap_words("one two three four", 9) == Lines{"one two", "three", "four"});
+    CHECK(wrap_words("one two three four", 100) == Lines{"one two three four"});
+    CHECK(wrap_words("a  b", 3) == Lines{"a b"}); // spaces between words are one
+    CHECK(wrap_words("p4de.24xlarge fits", 5) == Lines{"p4de.24xlarge", "fits"}); // never cut
+    CHECK(wrap_words("", 5) == Lines{""});
+    CHECK(wrap_words("\xe6\x97\xa5\xe6\x97\xa5 ab", 5) == Lines{"\xe6\x97\xa5\xe6\x97\xa5", "ab"});
+}
+
+namespace {
+
+std::string rendered(std::size_t width) {
+    const Table table{{{"#", Align::right}, {"NAME"}, {"WHY", Align::left, true}},
+                      {{"1", "p4de.24xlarge", "rules: prefer-fast; fits in memory with room"},
+                       {"12", "g5.xlarge", "cheap"}}};
+    std::ostringstream out;
+    std::ostringstream err;
+    Io io{out, err, OutputFormat::table};
+    io.width = width;
+    render_table(table, io);
+    return out.str();
+}
+
+} // namespace
+
+TEST_CASE("render_table: a prose column wraps onto continuation lines to fit the width") {
+    CHECK(rendered(k_no_width_limit) == " #  NAME           WHY\n"
+                                        " 1  p4de.24xlarge  rules: prefer-fast; fits in memory "
+                                        "with room\n"
+                                        "12  g5.xlarge      cheap\n");
+    CHECK(rendered(40) == " #  NAME           WHY\n"
+                          " 1  p4de.24xlarge  rules: prefer-fast;\n"
+                          "                   fits in memory with\n"
+                          "                   room\n"
+                          "12  g5.xlarge      cheap\n");
+    // Too narrow even for the prose column's least: it keeps 20, names and numbers stay whole.
+    CHECK(rendered(10) == " #  NAME           WHY\n"
+                          " 1  p4de.24xlarge  rules: prefer-fast;\n"
+                          "                   fits in memory with\n"
+                          "                   room\n"
+                          "12  g5.xlarge      cheap\n");
+}
+
+TEST_CASE("render_table: CSV and Markdown never wrap") {
+    const Table table{{{"WHY", Align::left, true}}, {{"a long reason that would wrap"}}};
+    std::ostringstream out;
+    std::ostringstream err;
+    Io io{out, err, OutputFormat::csv};
+    io.width = 10;
+    render_table(table, io);
+    CHECK(out.str() == "WHY\na long reason that would wrap\n");
+}
