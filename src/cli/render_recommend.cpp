@@ -1,5 +1,6 @@
 #include "render_recommend.hpp"
 
+#include "data_table.hpp"
 #include "gpuadvisor/discounts.hpp"
 #include "output.hpp"
 #include "render_size.hpp"
@@ -289,18 +290,65 @@ void print_table(const RecommendReport& report, Io& io) {
         row.push_back(terminal_safe(why_cell(c)));
         table.rows.push_back(std::move(row));
     }
-    if (io.format == OutputFormat::table) {
-        io.out << fmt::format(
-            "{} configuration(s) fit out of {} priced; costs in {}{}.{} PRICED: the price's "
-            "date (? = low confidence).\n\n",
-            r.feasible,
-            r.considered,
-            report.constraints->currency,
-            finite ? " for the whole job" : " per month",
-            speed.empty() ? ""
-                          : fmt::format(" * = on the cost-{} front.", finite ? "time" : "latency"));
-    }
+    io.out << fmt::format(
+        "{} configuration(s) fit out of {} priced; costs in {}{}.{} PRICED: the price's "
+        "date (? = low confidence).\n\n",
+        r.feasible,
+        r.considered,
+        report.constraints->currency,
+        finite ? " for the whole job" : " per month",
+        speed.empty() ? ""
+                      : fmt::format(" * = on the cost-{} front.", finite ? "time" : "latency"));
     render_table(table, io);
+}
+
+// CSV and Markdown: the recommendations' values as the JSON gives them, one a cell.
+void print_data(const RecommendReport& report, Io& io) {
+    const NormalizedWorkload& w = *report.workload;
+    std::vector<DataColumn> columns{{"rank", "/rank", Align::right},
+                                    {"provider", "/provider"},
+                                    {"instance", "/instance"},
+                                    {"instance_count", "/instance_count", Align::right},
+                                    {"region", "/region"},
+                                    {"gpu", "/gpu"},
+                                    {"gpus_per_instance", "/gpus_per_instance", Align::right},
+                                    {"total_gpus", "/total_gpus", Align::right},
+                                    {"pricing", "/pricing"},
+                                    {"currency", "/cost/currency"},
+                                    {"per_hour", "/cost/per_hour", Align::right},
+                                    {"total", "/cost/total", Align::right},
+                                    {"period", "/period"}};
+    if (is_finite_work(w.kind)) {
+        columns.push_back({"hours", "/estimate/hours", Align::right});
+    } else if (w.kind == WorkloadKind::inference) {
+        columns.push_back({"latency_ms", "/estimate/latency_ms", Align::right});
+    }
+    if (serves_tokens(w)) {
+        columns.push_back(
+            {"per_million_output_tokens", "/cost/per_million_output_tokens", Align::right});
+    }
+    columns.insert(columns.end(),
+                   {{"pareto", "/pareto"},
+                    {"price_as_of", "/price_as_of"},
+                    {"price_confidence", "/price_confidence"},
+                    {"preferred_by", "/preferred_by"},
+                    {"reasons", "/reasons"}});
+    Json objects = Json::array();
+    for (const Candidate& c : report.result->recommendations) {
+        objects.push_back(recommendation_json(c, report));
+    }
+    render_table(data_table(columns, objects), io);
+    if (io.quiet) {
+        return;
+    }
+    for (const std::string& warning : report.result->warnings) { // (as the table's notes)
+        io.err << "gpuadvisor: warning: " << terminal_safe(warning) << '\n';
+    }
+    for (const Candidate& c : report.result->recommendations) {
+        for (const std::string& warning : c.warnings) {
+            io.err << fmt::format("gpuadvisor: warning: #{}: {}\n", c.rank, terminal_safe(warning));
+        }
+    }
 }
 
 void print_explanations(const RecommendReport& report, Io& io) {
@@ -420,11 +468,13 @@ void print_recommendations(const RecommendReport& report, Io& io) {
         }
         return;
     }
-    print_table(report, io);
-    if (io.format == OutputFormat::table) {
-        io.out << '\n';
-        print_explanations(report, io);
+    if (io.format != OutputFormat::table) {
+        print_data(report, io);
+        return;
     }
+    print_table(report, io);
+    io.out << '\n';
+    print_explanations(report, io);
 }
 
 } // namespace gpuadvisor::cli

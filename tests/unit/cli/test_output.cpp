@@ -110,7 +110,25 @@ TEST_CASE("money json: every document starts with schema_version 2, its command 
     CHECK(json_document("price").dump() == R"({"schema_version":2,"command":"price","ok":true})");
 }
 
-TEST_CASE("money json: recommend's cost total is the table's TOTAL cell, row by row") {
+namespace {
+
+// The line of a terminal table whose first word is `rank` ("3" or "3*").
+std::string table_line(const std::string& table, int rank) {
+    std::istringstream in(table);
+    for (std::string line; std::getline(in, line);) {
+        std::istringstream words(line);
+        std::string first;
+        words >> first;
+        if (first == std::to_string(rank) || first == std::to_string(rank) + "*") {
+            return line;
+        }
+    }
+    return {};
+}
+
+} // namespace
+
+TEST_CASE("money json: recommend's cost total is the table's TOTAL and CSV's total, row by row") {
     const std::vector<std::string> args{
         "recommend", "training", "--model", "llama-2-7b", "--tokens", "10B", "--top", "5"};
     std::vector<std::string> with_csv = args;
@@ -118,22 +136,30 @@ TEST_CASE("money json: recommend's cost total is the table's TOTAL cell, row by 
     std::vector<std::string> with_json = args;
     with_json.insert(with_json.end(), {"-o", "json"});
     std::istringstream csv(run(with_csv));
+    const std::string table = run(args);
     const Json document = Json::parse(run(with_json));
 
     std::string line;
     REQUIRE(std::getline(csv, line));
     const std::vector<std::string> header = csv_fields(line);
-    REQUIRE(header.size() > 7);
-    REQUIRE(header[6] == "PER HOUR");
-    REQUIRE(header[7] == "TOTAL");
+    REQUIRE(header.size() > 11);
+    REQUIRE(header[0] == "rank");
+    REQUIRE(header[9] == "currency");
+    REQUIRE(header[11] == "total");
     const Json& recommendations = document.at("recommendations");
     REQUIRE(recommendations.size() >= 2);
     std::size_t rows = 0;
     for (; std::getline(csv, line); ++rows) {
         REQUIRE(rows < recommendations.size());
-        const Json& cost = recommendations[rows].at("cost");
+        const Json& recommendation = recommendations[rows];
+        const Json& cost = recommendation.at("cost");
+        const std::string total = cost.at("total").get<std::string>();
         INFO(line);
-        CHECK(cost.at("total").get<std::string>() == csv_fields(line).at(7));
+        CHECK(csv_fields(line).at(0) == std::to_string(recommendation.at("rank").get<int>()));
+        CHECK(csv_fields(line).at(11) == total);
+        CHECK(csv_fields(line).at(9) == "USD");
+        CHECK(table_line(table, recommendation.at("rank").get<int>()).find("  " + total + "  ") !=
+              std::string::npos);
         CHECK(cost.at("currency") == "USD");
     }
     CHECK(rows == recommendations.size());

@@ -1,0 +1,64 @@
+#include "data_table.hpp"
+
+#include "gpuadvisor/catalog.hpp"
+
+#include <fmt/format.h>
+
+namespace gpuadvisor::cli {
+
+namespace {
+
+std::string data_cell(const Json& value) {
+    if (!value.is_array()) {
+        return cell_text(value);
+    }
+    std::vector<std::string> items;
+    for (const Json& item : value) {
+        items.push_back(cell_text(item));
+    }
+    return fmt::format("{}", fmt::join(items, "; "));
+}
+
+} // namespace
+
+Table data_table(const std::vector<DataColumn>& columns, const Json& objects) {
+    Table table;
+    std::vector<Json::json_pointer> pointers;
+    for (const DataColumn& column : columns) {
+        table.columns.push_back({column.key, column.align});
+        pointers.emplace_back(column.pointer);
+    }
+    for (const Json& object : objects) {
+        auto& row = table.rows.emplace_back();
+        for (const auto& pointer : pointers) {
+            row.push_back(object.contains(pointer) ? data_cell(object.at(pointer)) : "");
+        }
+    }
+    return table;
+}
+
+std::vector<DataColumn> key_columns(const Json& object) {
+    std::vector<DataColumn> columns;
+    for (const auto& [key, value] : object.items()) {
+        columns.push_back({key, "/" + key, value.is_number() ? Align::right : Align::left});
+    }
+    return columns;
+}
+
+std::vector<DataColumn> price_row_columns() {
+    std::vector<DataColumn> columns{{"region", "/region"}, {"currency", "/currency"}};
+    for (const Plan plan : k_all_plans) {
+        const std::string key(to_string(plan));
+        const char* amount = plan == Plan::subscription_monthly ? "/per_month" : "/per_hour";
+        columns.push_back({key, "/" + key + amount, Align::right});
+    }
+    columns.insert(columns.end(),
+                   {{"spot_interruption", "/spot_interruption"},
+                    {"as_of", "/as_of"},
+                    {"confidence", "/confidence"},
+                    {"source", "/source"},
+                    {"defined_at", "/defined_at"}});
+    return columns;
+}
+
+} // namespace gpuadvisor::cli
