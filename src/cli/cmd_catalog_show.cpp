@@ -2,6 +2,7 @@
 #include "app.hpp"
 #include "catalog_listing.hpp"
 #include "catalog_options.hpp"
+#include "data_table.hpp"
 #include "exit_status.hpp"
 #include "gpuadvisor/spelling.hpp"
 #include "render_table.hpp"
@@ -40,6 +41,22 @@ void print_fields(const Json& object, Io& io) {
     render_table(table, io);
 }
 
+// CSV, Markdown: one row a region, its prices as price_row_json gives them.
+void print_price_rows(const InstanceType& instance,
+                      const std::vector<const PriceRow*>& rows,
+                      Io& io) {
+    std::vector<DataColumn> columns{{"provider", "/provider"}, {"instance", "/instance"}};
+    const auto prices = price_row_columns();
+    columns.insert(columns.end(), prices.begin(), prices.end());
+    Json objects = Json::array();
+    for (const PriceRow* row : rows) {
+        Json object{{"provider", instance.provider}, {"instance", instance.id}};
+        object.update(price_row_json(*row));
+        objects.push_back(std::move(object));
+    }
+    render_table(data_table(columns, objects), io);
+}
+
 int show_gpu(const Gpu& gpu, const Catalog& catalog, const std::string& currency, Io& io) {
     std::vector<const InstanceType*> carriers;
     for (const InstanceType& instance : catalog.instances()) {
@@ -58,11 +75,14 @@ int show_gpu(const Gpu& gpu, const Catalog& catalog, const std::string& currency
         write_json(document, io);
         return k_exit_ok;
     }
-    print_fields(gpu_json(gpu), io);
-    if (io.format == OutputFormat::table) {
-        io.out << fmt::format(
-            "\nInstance types with {} ({}):\n", terminal_safe(gpu.id), carriers.size());
+    if (io.format != OutputFormat::table) { // CSV, Markdown: the GPU's one row
+        const Json fields = gpu_json(gpu);
+        render_table(data_table(key_columns(fields), Json::array({fields})), io);
+        return k_exit_ok;
     }
+    print_fields(gpu_json(gpu), io);
+    io.out << fmt::format(
+        "\nInstance types with {} ({}):\n", terminal_safe(gpu.id), carriers.size());
     print_instances(carriers, catalog, currency, io);
     return k_exit_ok;
 }
@@ -93,14 +113,17 @@ int show_instance(const InstanceType& instance,
         write_json(document, io);
         return k_exit_ok;
     }
+    if (io.format != OutputFormat::table) {
+        print_price_rows(instance, rows, io);
+        print_notes(notes, io);
+        return k_exit_ok;
+    }
     Json fields = instance_json(instance, catalog);
     fields["defined_at"] = fmt::format("{}:{}", instance.origin.file, instance.origin.line);
     print_fields(fields, io);
-    if (io.format == OutputFormat::table) {
-        io.out << fmt::format("\nPrices per instance-hour (monthly: per instance-month), {} "
-                              "region(s):\n",
-                              instance.regions.size());
-    }
+    io.out << fmt::format("\nPrices per instance-hour (monthly: per instance-month), {} "
+                          "region(s):\n",
+                          instance.regions.size());
     // Sources are long and mostly shared: numbered once, below the table.
     std::vector<std::string> sources;
     Table table{{{"REGION"},
@@ -127,14 +150,12 @@ int show_instance(const InstanceType& instance,
         if (source == sources.end()) {
             source = sources.insert(sources.end(), row.provenance.source);
         }
-        const bool footnotes = io.format == OutputFormat::table;
-        cells.push_back(footnotes ? fmt::format("[{}]", source - sources.begin() + 1)
-                                  : row.provenance.source.str());
+        cells.push_back(fmt::format("[{}]", source - sources.begin() + 1));
         table.rows.push_back(std::move(cells));
     }
     render_table(table, io);
     print_notes(notes, io);
-    if (io.format == OutputFormat::table && !sources.empty()) {
+    if (!sources.empty()) {
         io.out << "\nSources:\n";
         for (std::size_t i = 0; i < sources.size(); ++i) {
             io.out << fmt::format("  [{}] {}\n", i + 1, terminal_safe(sources[i]));

@@ -101,8 +101,8 @@ def check_formulas(binary, fixtures, root):
     make_catalog(os.path.join(root, b"formula-source"), fixtures,
                  source='"=HYPERLINK(\\"http://x\\",\\"click\\")"')
     for folder, args, quoted in [
-            ("=cmd|calc", ["catalog", "show", "big.8x"], "'=cmd|calc/testcloud.yaml:12"),
-            ("@SUM(1+1)", ["catalog", "show", "big.8x"], "'@SUM(1+1)/testcloud.yaml:12"),
+            ("=cmd|calc", ["catalog", "show", "big.8x"], "'=cmd|calc/testcloud.yaml:23"),
+            ("@SUM(1+1)", ["catalog", "show", "big.8x"], "'@SUM(1+1)/testcloud.yaml:23"),
             ("formula-source", ["catalog", "show", "yun.t4"],
              "'=HYPERLINK(\"http://x\",\"click\")"),
             ("formula-source", ["catalog", "show", "big.8x"],
