@@ -77,7 +77,8 @@ int show_gpu(const Gpu& gpu, const Catalog& catalog, const std::string& currency
     }
     if (io.format != OutputFormat::table) { // CSV, Markdown: the GPU's one row
         const Json fields = gpu_json(gpu);
-        render_table(data_table(key_columns(fields), Json::array({fields})), io);
+        const Json objects = Json::array({fields});
+        render_table(data_table(key_columns(objects), objects), io);
         return k_exit_ok;
     }
     print_fields(gpu_json(gpu), io);

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace gpuadvisor::cli {
 
 namespace {
@@ -37,12 +39,42 @@ Table data_table(const std::vector<DataColumn>& columns, const Json& objects) {
     return table;
 }
 
-std::vector<DataColumn> key_columns(const Json& object) {
+std::vector<DataColumn> key_columns(const Json& objects) {
     std::vector<DataColumn> columns;
-    for (const auto& [key, value] : object.items()) {
-        columns.push_back({key, "/" + key, value.is_number() ? Align::right : Align::left});
+    for (const Json& object : objects) {
+        for (const auto& [key, value] : object.items()) {
+            if (value.is_object()) {
+                continue;
+            }
+            auto column = std::find_if(
+                columns.begin(), columns.end(), [&key = key](auto& c) { return c.key == key; });
+            if (column == columns.end()) {
+                column = columns.insert(columns.end(), {key, "/" + key});
+            }
+            if (value.is_number()) { // (a number in any row)
+                column->align = Align::right;
+            }
+        }
     }
     return columns;
+}
+
+bool print_listing(std::string_view command,
+                   const char* key,
+                   const Json& objects,
+                   const std::vector<DataColumn>& columns,
+                   Io& io) {
+    if (io.format == OutputFormat::json) {
+        Json document = json_document(command);
+        document[key] = objects;
+        write_json(document, io);
+        return true;
+    }
+    if (io.format == OutputFormat::table) {
+        return false;
+    }
+    render_table(data_table(columns, objects), io);
+    return true;
 }
 
 std::vector<DataColumn> price_row_columns() {

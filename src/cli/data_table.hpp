@@ -6,6 +6,7 @@
 #include "render_table.hpp"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpuadvisor::cli {
@@ -20,8 +21,17 @@ struct DataColumn {
 // writes it (absent or null: empty); an array is its items joined by "; ".
 Table data_table(const std::vector<DataColumn>& columns, const Json& objects);
 
-// A column for each key of `object`, a number's right-aligned: for flat objects.
-std::vector<DataColumn> key_columns(const Json& object);
+// A column for each key the objects have, in the order first met, a number's right-aligned;
+// a key whose value is an object (money) has none: the caller names its values.
+std::vector<DataColumn> key_columns(const Json& objects);
+
+// `objects` as the format asks: with -o json, the document `command` with them under `key`;
+// with CSV or Markdown, as data in `columns`. False for a terminal table, which the caller writes.
+bool print_listing(std::string_view command,
+                   const char* key,
+                   const Json& objects,
+                   const std::vector<DataColumn>& columns,
+                   Io& io);
 
 // The columns of price_row_json's fields: each plan's money object as its amount under the
 // plan's key ("on_demand": "35.50"), the row's one currency in "currency".

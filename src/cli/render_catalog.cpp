@@ -1,4 +1,5 @@
 #include "catalog_listing.hpp"
+#include "data_table.hpp"
 #include "gpuadvisor/fx.hpp"
 #include "render_table.hpp"
 #include "row_fields.hpp"
@@ -197,13 +198,11 @@ void print_notes(const OffersNotes& notes, Io& io) {
 }
 
 void print_gpus(const std::vector<const Gpu*>& gpus, Io& io) {
-    if (io.format == OutputFormat::json) {
-        Json document = json_document("catalog list gpus");
-        document["gpus"] = Json::array();
-        for (const Gpu* gpu : gpus) {
-            document["gpus"].push_back(gpu_json(*gpu));
-        }
-        write_json(document, io);
+    Json objects = Json::array();
+    for (const Gpu* gpu : gpus) {
+        objects.push_back(gpu_json(*gpu));
+    }
+    if (print_listing("catalog list gpus", "gpus", objects, key_columns(objects), io)) {
         return;
     }
     Table table{{{"GPU"},
@@ -238,13 +237,11 @@ void print_instances(const std::vector<const InstanceType*>& instances,
                      const Catalog& catalog,
                      const std::string& currency,
                      Io& io) {
-    if (io.format == OutputFormat::json) {
-        Json document = json_document("catalog list instances");
-        document["instances"] = Json::array();
-        for (const InstanceType* instance : instances) {
-            document["instances"].push_back(instance_json(*instance, catalog));
-        }
-        write_json(document, io);
+    Json objects = Json::array();
+    for (const InstanceType* instance : instances) {
+        objects.push_back(instance_json(*instance, catalog));
+    }
+    if (print_listing("catalog list instances", "instances", objects, key_columns(objects), io)) {
         return;
     }
     Table table{{{"PROVIDER"},
@@ -287,9 +284,38 @@ void print_instances(const std::vector<const InstanceType*>& instances,
     print_notes(notes, io);
 }
 
+namespace {
+
+// CSV, Markdown: each offer as its JSON gives it (write_offers_json), one value a cell.
+void print_offers_data(const std::vector<Offer>& offers, const OffersNotes& notes, Io& io) {
+    std::vector<DataColumn> columns{{"provider", "/provider"},
+                                    {"instance", "/instance"},
+                                    {"gpu", "/gpu"},
+                                    {"gpu_count", "/gpu_count", Align::right}};
+    const auto prices = price_row_columns();
+    columns.insert(columns.end(), prices.begin(), prices.end());
+    Json objects = Json::array();
+    for (const Offer& offer : offers) {
+        Json object{{"provider", offer.instance->provider},
+                    {"instance", offer.instance->id},
+                    {"gpu", offer.instance->gpu},
+                    {"gpu_count", count_json(offer.instance->gpu_count)}};
+        object.update(price_row_json(*offer.prices));
+        objects.push_back(std::move(object));
+    }
+    render_table(data_table(columns, objects), io);
+    print_notes(notes, io);
+}
+
+} // namespace
+
 void print_offers(const std::vector<Offer>& offers, const OffersNotes& notes, Io& io) {
     if (io.format == OutputFormat::json) {
         write_offers_json(offers, notes, io.rates(), io.out);
+        return;
+    }
+    if (io.format != OutputFormat::table) {
+        print_offers_data(offers, notes, io);
         return;
     }
     Table table{{{"PROVIDER"},
@@ -321,33 +347,39 @@ void print_offers(const std::vector<Offer>& offers, const OffersNotes& notes, Io
     print_notes(notes, io);
 }
 
+namespace {
+
+Json model_json(const ModelSpec& model) {
+    Json json;
+    json["id"] = model.id;
+    json["aliases"] = model.aliases;
+    json["name"] = model.name;
+    json["family"] = model.family;
+    json["architecture"] = to_string(model.architecture);
+    json["parameters"] = count_json(model.parameters);
+    json["active_parameters"] = count_json(model.active_parameters);
+    json["layers"] = positive_or_null(model.layers);
+    json["hidden_size"] = positive_or_null(model.hidden_size);
+    json["attention_heads"] = positive_or_null(model.attention_heads);
+    json["kv_heads"] = positive_or_null(model.kv_heads);
+    json["context_length"] = positive_or_null(model.context_length);
+    json["flops_per_sample_g"] =
+        model.flops_per_sample_g > 0 ? Json(model.flops_per_sample_g) : Json(nullptr);
+    json["pretraining_tokens"] =
+        model.pretraining_tokens ? count_json(*model.pretraining_tokens) : Json(nullptr);
+    JsonFields fields{json};
+    provenance_fields(model.provenance, fields);
+    return json;
+}
+
+} // namespace
+
 void print_models(const std::vector<const ModelSpec*>& models, Io& io) {
-    if (io.format == OutputFormat::json) {
-        Json document = json_document("catalog list models");
-        document["models"] = Json::array();
-        for (const ModelSpec* model : models) {
-            Json json;
-            json["id"] = model->id;
-            json["aliases"] = model->aliases;
-            json["name"] = model->name;
-            json["family"] = model->family;
-            json["architecture"] = to_string(model->architecture);
-            json["parameters"] = count_json(model->parameters);
-            json["active_parameters"] = count_json(model->active_parameters);
-            json["layers"] = positive_or_null(model->layers);
-            json["hidden_size"] = positive_or_null(model->hidden_size);
-            json["attention_heads"] = positive_or_null(model->attention_heads);
-            json["kv_heads"] = positive_or_null(model->kv_heads);
-            json["context_length"] = positive_or_null(model->context_length);
-            json["flops_per_sample_g"] =
-                model->flops_per_sample_g > 0 ? Json(model->flops_per_sample_g) : Json(nullptr);
-            json["pretraining_tokens"] =
-                model->pretraining_tokens ? count_json(*model->pretraining_tokens) : Json(nullptr);
-            JsonFields fields{json};
-            provenance_fields(model->provenance, fields);
-            document["models"].push_back(std::move(json));
-        }
-        write_json(document, io);
+    Json objects = Json::array();
+    for (const ModelSpec* model : models) {
+        objects.push_back(model_json(*model));
+    }
+    if (print_listing("catalog list models", "models", objects, key_columns(objects), io)) {
         return;
     }
     Table table{{{"MODEL"},
@@ -373,19 +405,16 @@ void print_models(const std::vector<const ModelSpec*>& models, Io& io) {
 }
 
 void print_regions(const std::vector<RegionListing>& regions, Io& io) {
-    if (io.format == OutputFormat::json) {
-        Json document = json_document("catalog list regions");
-        document["regions"] = Json::array();
-        for (const RegionListing& region : regions) {
-            Json json;
-            json["provider"] = region.provider;
-            json["id"] = region.id;
-            json["name"] = region.name.empty() ? Json(nullptr) : Json(region.name);
-            json["country"] = region.country.empty() ? Json(nullptr) : Json(region.country);
-            json["offers"] = region.offers;
-            document["regions"].push_back(std::move(json));
-        }
-        write_json(document, io);
+    Json objects = Json::array();
+    for (const RegionListing& region : regions) {
+        objects.push_back(
+            {{"provider", region.provider},
+             {"id", region.id},
+             {"name", region.name.empty() ? Json(nullptr) : Json(region.name)},
+             {"country", region.country.empty() ? Json(nullptr) : Json(region.country)},
+             {"offers", region.offers}});
+    }
+    if (print_listing("catalog list regions", "regions", objects, key_columns(objects), io)) {
         return;
     }
     Table table{{{"PROVIDER"}, {"REGION"}, {"NAME"}, {"COUNTRY"}, {"OFFERS", Align::right}}, {}};
@@ -400,19 +429,17 @@ void print_regions(const std::vector<RegionListing>& regions, Io& io) {
 }
 
 void print_currencies(const std::vector<const FxRate*>& rates, Io& io) {
-    if (io.format == OutputFormat::json) {
-        Json document = json_document("catalog list currencies");
-        document["currencies"] = Json::array();
-        for (const FxRate* rate : rates) {
-            Json json;
-            json["currency"] = rate->currency;
-            json["per_usd"] = rate->per_usd;
-            JsonFields fields{json};
-            provenance_fields(rate->provenance, fields);
-            json["as_of"] = dated(rate->provenance) ? json["as_of"] : Json(nullptr);
-            document["currencies"].push_back(std::move(json));
-        }
-        write_json(document, io);
+    Json objects = Json::array();
+    for (const FxRate* rate : rates) {
+        Json json;
+        json["currency"] = rate->currency;
+        json["per_usd"] = rate->per_usd;
+        JsonFields fields{json};
+        provenance_fields(rate->provenance, fields);
+        json["as_of"] = dated(rate->provenance) ? json["as_of"] : Json(nullptr);
+        objects.push_back(std::move(json));
+    }
+    if (print_listing("catalog list currencies", "currencies", objects, key_columns(objects), io)) {
         return;
     }
     Table table{{{"CURRENCY"},
@@ -432,25 +459,37 @@ void print_currencies(const std::vector<const FxRate*>& rates, Io& io) {
 }
 
 void print_servers(const std::vector<Server>& servers, const OffersNotes& notes, Io& io) {
+    Json objects = Json::array();
+    for (const Server& server : servers) {
+        Json json;
+        json["id"] = server.id;
+        json["name"] = server.name;
+        json["gpu"] = server.gpu;
+        json["gpus"] = server.gpus;
+        json["price"] = total_json(server.currency, server.price_micros);
+        json["power_kw"] = server.power_kw;
+        JsonFields fields{json};
+        provenance_fields(server.provenance, fields);
+        objects.push_back(std::move(json));
+    }
     if (io.format == OutputFormat::json) {
         Json document = json_document("catalog list servers");
         document["conversions"] =
             conversions_json(io.rates(), notes.converted_from, notes.converted_to);
         document["warnings"] = notes.warnings;
-        document["servers"] = Json::array();
-        for (const Server& server : servers) {
-            Json json;
-            json["id"] = server.id;
-            json["name"] = server.name;
-            json["gpu"] = server.gpu;
-            json["gpus"] = server.gpus;
-            json["price"] = total_json(server.currency, server.price_micros);
-            json["power_kw"] = server.power_kw;
-            JsonFields fields{json};
-            provenance_fields(server.provenance, fields);
-            document["servers"].push_back(std::move(json));
-        }
+        document["servers"] = std::move(objects);
         write_json(document, io);
+        return;
+    }
+    if (io.format != OutputFormat::table) { // the price's amount and currency, by power_kw
+        std::vector<DataColumn> columns = key_columns(objects);
+        const auto power = std::find_if(columns.begin(), columns.end(), [](const DataColumn& c) {
+            return c.key == "power_kw";
+        });
+        columns.insert(power,
+                       {{"currency", "/price/currency"}, {"price", "/price/total", Align::right}});
+        render_table(data_table(columns, objects), io);
+        print_notes(notes, io);
         return;
     }
     Table table{{{"SERVER"},
