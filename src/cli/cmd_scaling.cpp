@@ -1,6 +1,7 @@
 // gpuadvisor scaling --gpu-counts 1,2,4,8 --throughput 100,190,360,640
 #include "app.hpp"
 #include "catalog_options.hpp"
+#include "data_table.hpp"
 #include "exit_status.hpp"
 #include "gpuadvisor/sizing.hpp"
 #include "output.hpp"
@@ -66,20 +67,25 @@ int run(const Options& options, Io& io) {
                     io);
     }
     const ScalingReport report = scaling_report(*gpus, *throughput, options.threshold);
+    Json steps = Json::array();
+    for (const ScalingStep& step : report.steps) {
+        steps.push_back({{"gpus", count_json(step.gpus)},
+                         {"throughput", step.throughput},
+                         {"speedup", std::round(step.speedup * 1000) / 1000},
+                         {"scaling_ratio", std::round(step.ratio * 1000) / 1000},
+                         {"meets_threshold", step.ok}});
+    }
     if (io.format == OutputFormat::json) {
         Json document = json_document("scaling");
         document["threshold"] = report.threshold;
         document["meets_threshold"] = report.ok; // "ok" says the command answered
-        document["steps"] = Json::array();
-        for (const ScalingStep& step : report.steps) {
-            document["steps"].push_back({{"gpus", count_json(step.gpus)},
-                                         {"throughput", step.throughput},
-                                         {"speedup", std::round(step.speedup * 1000) / 1000},
-                                         {"scaling_ratio", std::round(step.ratio * 1000) / 1000},
-                                         {"meets_threshold", step.ok}});
-        }
+        document["steps"] = std::move(steps);
         document["remedies"] = report.remedies;
         write_json(document, io);
+        return k_exit_ok;
+    }
+    if (io.format != OutputFormat::table) { // the steps as data; the remedies are the JSON's
+        render_table(data_table(key_columns(steps), steps), io);
         return k_exit_ok;
     }
     Table table{{{"GPUS", Align::right},
@@ -97,14 +103,12 @@ int run(const Options& options, Io& io) {
              step.ok ? "ok" : fmt::format("below {}", format_number(report.threshold))});
     }
     render_table(table, io);
-    if (io.format == OutputFormat::table) {
-        io.out << (report.ok ? fmt::format("\nScaling holds: every ratio is at least {}.\n",
-                                           format_number(report.threshold))
-                             : fmt::format("\nScaling falls below {}. Remedies:\n",
-                                           format_number(report.threshold)));
-        for (const std::string& remedy : report.remedies) {
-            io.out << "  - " << remedy << '\n';
-        }
+    io.out << (report.ok ? fmt::format("\nScaling holds: every ratio is at least {}.\n",
+                                       format_number(report.threshold))
+                         : fmt::format("\nScaling falls below {}. Remedies:\n",
+                                       format_number(report.threshold)));
+    for (const std::string& remedy : report.remedies) {
+        io.out << "  - " << remedy << '\n';
     }
     return k_exit_ok;
 }

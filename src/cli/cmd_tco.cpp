@@ -3,6 +3,7 @@
 #include "app.hpp"
 #include "catalog_listing.hpp"
 #include "catalog_options.hpp"
+#include "data_table.hpp"
 #include "exit_status.hpp"
 #include "gpuadvisor/discounts.hpp"
 #include "gpuadvisor/fx.hpp"
@@ -34,6 +35,41 @@ struct Options {
     std::string electricity;
 };
 
+Json line_json(std::string_view item,
+               const std::string& currency,
+               std::int64_t micros,
+               std::string_view basis) {
+    return {{"item", item}, {"cost", total_json(currency, micros)}, {"basis", basis}};
+}
+
+// The cloud's line: its plan, and what it rents.
+std::string cloud_item(const Options& o) {
+    return fmt::format("cloud ({})", o.mix.empty() ? o.plan : o.mix);
+}
+std::string cloud_basis(const TcoInput& in, const Options& o) {
+    return fmt::format("{} x {} in {}, {}% utilisation",
+                       format_number(o.count),
+                       in.offer->instance->id,
+                       in.offer->prices->region,
+                       format_number(o.utilization * 100));
+}
+
+// CSV, Markdown: the table's lines as data (the owning lines as the JSON's "own", then the own
+// total and the cloud's); the rest is the JSON's.
+void print_data(const TcoResult& r, const TcoInput& in, const Options& o, Io& io) {
+    Json lines = Json::array();
+    for (const TcoLine& line : r.own) {
+        lines.push_back(line_json(line.item, r.currency, line.micros, line.basis));
+    }
+    lines.push_back(line_json("own total", r.currency, r.own_total, ""));
+    lines.push_back(line_json(cloud_item(o), r.currency, r.cloud_total, cloud_basis(in, o)));
+    const std::vector<DataColumn> columns{{"item", "/item"},
+                                          {"currency", "/cost/currency"},
+                                          {"cost", "/cost/total", Align::right},
+                                          {"basis", "/basis"}};
+    render_table(data_table(columns, lines), io);
+}
+
 void print(const TcoResult& r, const TcoInput& in, const Options& o, Io& io) {
     const double own = static_cast<double>(r.own_total);
     const double cloud = static_cast<double>(r.cloud_total);
@@ -52,9 +88,7 @@ void print(const TcoResult& r, const TcoInput& in, const Options& o, Io& io) {
                               {"confidence", to_string(r.server->provenance.confidence)}};
         document["own"] = Json::array();
         for (const TcoLine& line : r.own) {
-            document["own"].push_back({{"item", line.item},
-                                       {"cost", total_json(r.currency, line.micros)},
-                                       {"basis", line.basis}});
+            document["own"].push_back(line_json(line.item, r.currency, line.micros, line.basis));
         }
         document["own_total"] = total_json(r.currency, r.own_total);
         document["cash_outlay"] = total_json(r.currency, r.cash_outlay);
@@ -77,29 +111,22 @@ void print(const TcoResult& r, const TcoInput& in, const Options& o, Io& io) {
         write_json(document, io);
         return;
     }
+    if (io.format != OutputFormat::table) {
+        print_data(r, in, o, io);
+        return;
+    }
     Table table{{{"OWN"}, {"COST", Align::right}, {"BASIS", Align::left, true}}, {}};
     for (const TcoLine& line : r.own) {
         table.rows.push_back({line.item, format_cents(line.micros), line.basis});
     }
     table.rows.push_back({"own total", format_cents(r.own_total), ""});
-    table.rows.push_back({fmt::format("cloud ({})", o.mix.empty() ? o.plan : o.mix),
-                          format_cents(r.cloud_total),
-                          fmt::format("{} x {} in {}, {}% utilisation",
-                                      format_number(o.count),
-                                      in.offer->instance->id,
-                                      in.offer->prices->region,
-                                      format_number(o.utilization * 100))});
-    if (io.format == OutputFormat::table) {
-        io.out << fmt::format("{} years, in {}: owning {} x {} vs renting\n\n",
-                              format_number(o.years),
-                              r.currency,
-                              r.servers,
-                              terminal_safe(r.server->name));
-    }
+    table.rows.push_back({cloud_item(o), format_cents(r.cloud_total), cloud_basis(in, o)});
+    io.out << fmt::format("{} years, in {}: owning {} x {} vs renting\n\n",
+                          format_number(o.years),
+                          r.currency,
+                          r.servers,
+                          terminal_safe(r.server->name));
     render_table(table, io);
-    if (io.format != OutputFormat::table) {
-        return;
-    }
     io.out << fmt::format("\nCloud is {:.0f}% {} than owning over {} years (cash up front for "
                           "owning: {} {}).\n",
                           std::abs(1 - cloud / own) * 100,
