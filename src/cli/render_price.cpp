@@ -1,5 +1,6 @@
 #include "render_price.hpp"
 
+#include "data_table.hpp"
 #include "gpuadvisor/discounts.hpp"
 #include "output.hpp"
 #include "render_table.hpp"
@@ -339,27 +340,60 @@ const RegionQuote* first_priced(const PriceReport& report) {
     return report.regions.empty() ? nullptr : &report.regions.front();
 }
 
+namespace {
+
+// CSV, Markdown: the parts as the JSON's "parts" (a rate per hour or per month, billed in
+// instance-hours or -months: the other column empty); the warnings to stderr.
+void print_parts_data(const PriceReport& report, Io& io) {
+    const Quote& quote = *report.chosen->result.quote;
+    Json parts = Json::array();
+    for (const PricedPart& part : quote.parts) {
+        parts.push_back(part_json(part, quote));
+    }
+    const std::vector<DataColumn> columns{
+        {"tier", "/tier"},
+        {"plan", "/plan"},
+        {"share", "/share", Align::right},
+        {"currency", "/rate/currency"},
+        {"rate_per_hour", "/rate/per_hour", Align::right},
+        {"rate_per_month", "/rate/per_month", Align::right},
+        {"list_rate_per_hour", "/list_rate/per_hour", Align::right},
+        {"list_rate_per_month", "/list_rate/per_month", Align::right},
+        {"discount", "/discount/id"},
+        {"estimated", "/estimated"},
+        {"billed_instance_hours", "/billed_instance_hours", Align::right},
+        {"billed_instance_months", "/billed_instance_months", Align::right},
+        {"cost", "/cost/total", Align::right},
+        {"basis", "/basis"}};
+    render_table(data_table(columns, parts), io);
+    for (const std::string& warning : report.warnings) {
+        if (!io.quiet) {
+            io.err << "gpuadvisor: warning: " << terminal_safe(warning) << '\n';
+        }
+    }
+}
+
+} // namespace
+
 void print_price(const PriceReport& report, const FxTable& fx, Io& io) {
     if (io.format == OutputFormat::json) {
         write_json(report_json(report, fx), io);
         return;
     }
-    const Quote& quote = *report.chosen->result.quote;
-    const std::string currency = quote.currency;
-    if (io.format == OutputFormat::table) {
-        io.out << fmt::format("{} ({} {}x {}) in {}: {} = {} instance-hours\n\n",
-                              terminal_safe(report.instance->id),
-                              report.instance->provider,
-                              format_number(report.instance->gpu_count),
-                              report.instance->gpu,
-                              report.chosen->row->region,
-                              usage_text(report.usage),
-                              format_number(report.usage.used_instance_hours()));
-    }
-    render_table(parts_table(quote, report), io);
     if (io.format != OutputFormat::table) {
+        print_parts_data(report, io);
         return;
     }
+    const Quote& quote = *report.chosen->result.quote;
+    io.out << fmt::format("{} ({} {}x {}) in {}: {} = {} instance-hours\n\n",
+                          terminal_safe(report.instance->id),
+                          report.instance->provider,
+                          format_number(report.instance->gpu_count),
+                          report.instance->gpu,
+                          report.chosen->row->region,
+                          usage_text(report.usage),
+                          format_number(report.usage.used_instance_hours()));
+    render_table(parts_table(quote, report), io);
     print_notes(quote, report, fx, io);
     io.out << "\nThe same usage in every region, cheapest first:\n";
     Table regions{{{"REGION"}, {"COST", Align::right}, {"CUR"}, {"NOTE", Align::left, true}}, {}};
