@@ -2,6 +2,7 @@
 #include "app.hpp"
 #include "catalog_listing.hpp"
 #include "catalog_options.hpp"
+#include "data_table.hpp"
 #include "exit_status.hpp"
 #include "gpuadvisor/fx.hpp"
 #include "gpuadvisor/pricing.hpp"
@@ -340,24 +341,35 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
         }
     }
     const std::vector<Measure> rows = measures(items, currency, io.rates(), all_gpus, pricing);
-    const std::vector<std::string> warnings =
-        conversion_warnings(items, currency, io.rates(), pricing);
+    const std::vector<std::string> warnings = conversion_warnings(items, currency, io.rates(), pricing);
+    Json objects = Json::array();
+    for (std::size_t c = 0; c < items.size(); ++c) {
+        Json item{{"name", o.names.size() == items.size() ? o.names[c] : items[c].gpu->id},
+                  {"kind", items[c].instance != nullptr && !all_gpus ? "instance" : "gpu"}};
+        for (const Measure& measure : rows) {
+            item[measure.key] =
+                measure.json_values.empty() ? measure.values[c] : measure.json_values[c];
+        }
+        objects.push_back(std::move(item));
+    }
     if (io.format == OutputFormat::json) {
         Json document = json_document("compare");
         document["currency"] = currency;
-        document["items"] = Json::array();
-        for (std::size_t c = 0; c < items.size(); ++c) {
-            Json item{{"name", o.names.size() == items.size() ? o.names[c] : items[c].gpu->id},
-                      {"kind", items[c].instance != nullptr && !all_gpus ? "instance" : "gpu"}};
-            for (const Measure& measure : rows) {
-                item[measure.key] =
-                    measure.json_values.empty() ? measure.values[c] : measure.json_values[c];
-            }
-            document["items"].push_back(item);
-        }
-        document["conversions"] = conversions_json(io.rates(), listed_currencies(items), currency);
+        document["items"] = std::move(objects);
+        document["conversions"] =
+            conversions_json(io.rates(), listed_currencies(items), currency);
         document["warnings"] = warnings;
         write_json(document, io);
+        return k_exit_ok;
+    }
+    if (io.format != OutputFormat::table) { // one row an item, its prices in `currency`
+        std::vector<DataColumn> columns = key_columns(objects);
+        columns.insert(columns.begin() + 2, {"currency", "/currency"});
+        for (Json& item : objects) {
+            item["currency"] = currency;
+        }
+        render_table(data_table(columns, objects), io);
+        print_notes({{}, warnings}, io);
         return k_exit_ok;
     }
     Table table{{{fmt::format("MEASURE ({})", currency)}}, {}};

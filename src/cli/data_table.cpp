@@ -39,11 +39,30 @@ Table data_table(const std::vector<DataColumn>& columns, const Json& objects) {
     return table;
 }
 
+namespace {
+
+// A money object's amount key ("per_hour" of {"currency": "USD", "per_hour": "1.20"}); empty
+// for any other value.
+std::string money_amount(const Json& value) {
+    if (!value.is_object() || value.size() != 2 || !value.contains("currency")) {
+        return {};
+    }
+    for (const auto& [key, amount] : value.items()) {
+        if (key != "currency") {
+            return key;
+        }
+    }
+    return {};
+}
+
+} // namespace
+
 std::vector<DataColumn> key_columns(const Json& objects) {
     std::vector<DataColumn> columns;
     for (const Json& object : objects) {
         for (const auto& [key, value] : object.items()) {
-            if (value.is_object()) {
+            const std::string amount = money_amount(value);
+            if (value.is_object() && amount.empty()) {
                 continue;
             }
             auto column = std::find_if(
@@ -51,7 +70,10 @@ std::vector<DataColumn> key_columns(const Json& objects) {
             if (column == columns.end()) {
                 column = columns.insert(columns.end(), {key, "/" + key});
             }
-            if (value.is_number()) { // (a number in any row)
+            if (!amount.empty()) {
+                column->pointer = "/" + key + "/" + amount;
+            }
+            if (value.is_number() || !amount.empty()) { // (a number in any row)
                 column->align = Align::right;
             }
         }

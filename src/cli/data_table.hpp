@@ -21,8 +21,9 @@ struct DataColumn {
 // writes it (absent or null: empty); an array is its items joined by "; ".
 Table data_table(const std::vector<DataColumn>& columns, const Json& objects);
 
-// A column for each key the objects have, in the order first met, a number's right-aligned;
-// a key whose value is an object (money) has none: the caller names its values.
+// A column for each key the objects have, in the order first met, a number's right-aligned; a
+// money object ({"currency": ..., "per_hour": ...}) is its amount, its currency the caller's to
+// name; a key whose value is another object has none.
 std::vector<DataColumn> key_columns(const Json& objects);
 
 // `objects` as the format asks: with -o json, the document `command` with them under `key`;

@@ -481,13 +481,11 @@ void print_servers(const std::vector<Server>& servers, const OffersNotes& notes,
         write_json(document, io);
         return;
     }
-    if (io.format != OutputFormat::table) { // the price's amount and currency, by power_kw
+    if (io.format != OutputFormat::table) { // the price's currency before its amount
         std::vector<DataColumn> columns = key_columns(objects);
-        const auto power = std::find_if(columns.begin(), columns.end(), [](const DataColumn& c) {
-            return c.key == "power_kw";
-        });
-        columns.insert(power,
-                       {{"currency", "/price/currency"}, {"price", "/price/total", Align::right}});
+        const auto price = std::find_if(
+            columns.begin(), columns.end(), [](const DataColumn& c) { return c.key == "price"; });
+        columns.insert(price, {"currency", "/price/currency"});
         render_table(data_table(columns, objects), io);
         print_notes(notes, io);
         return;
