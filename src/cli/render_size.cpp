@@ -3,6 +3,7 @@
 #include "catalog_listing.hpp"
 #include "output.hpp"
 #include "render_table.hpp"
+#include "text.hpp"
 
 #include <fmt/format.h>
 
@@ -194,7 +195,13 @@ void print_size(const SizeReport& report, Io& io) {
         write_json(document, io);
         return;
     }
-    Table table{{{"SECTION"}, {"FIELD"}, {"VALUE"}}, {}};
+    // A terminal's table; CSV and Markdown are data: the JSON's values a row each (a nested
+    // one's field "outer.inner"), headed in snake_case, and the notes on stderr.
+    const bool data = io.format != OutputFormat::table;
+    Table table{{{data ? "section" : "SECTION"},
+                 {data ? "field" : "FIELD"},
+                 {data ? "value" : "VALUE", Align::left, true}},
+                {}};
     add_rows(table, "workload", document["workload"]);
     add_rows(table, "requirements", document["requirements"]);
     if (report.estimate) {
@@ -204,9 +211,16 @@ void print_size(const SizeReport& report, Io& io) {
         table.rows.push_back({"assumption", used.name, format_number(used.value)});
     }
     for (const std::string& note : report.notes) {
-        table.rows.push_back({"note", "", note});
+        if (!data) {
+            table.rows.push_back({"note", "", note});
+        }
     }
     render_table(table, io);
+    for (const std::string& note : report.notes) {
+        if (data && !io.quiet) {
+            io.err << "gpuadvisor: note: " << terminal_safe(note) << '\n';
+        }
+    }
 }
 
 } // namespace gpuadvisor::cli
