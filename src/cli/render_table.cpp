@@ -105,7 +105,8 @@ void append_padded(std::string& text, const std::string& cell, std::size_t width
 }
 
 // The columns' widths fitted to `limit` (0: none): when the row is wider, the prose columns
-// share the room the others leave, the narrowest first, none under k_min_prose (or its own).
+// share the room the others leave, the narrowest first, none under k_min_prose (or its own);
+// when that room is less than k_min_prose each, they are 0: below the row (prose_below).
 std::vector<std::size_t>
 fitted_widths(const Table& table, std::vector<std::size_t> widths, std::size_t limit) {
     std::size_t total = 2 * (widths.size() - 1);
@@ -126,6 +127,12 @@ fitted_widths(const Table& table, std::vector<std::size_t> widths, std::size_t l
         return widths[a] < widths[b];
     });
     std::size_t room = limit > fixed ? limit - fixed : 0;
+    if (room < prose.size() * k_min_prose) {
+        for (const std::size_t i : prose) {
+            widths[i] = 0;
+        }
+        return widths;
+    }
     for (std::size_t n = 0; n < prose.size(); ++n) {
         std::size_t& width = widths[prose[n]];
         const std::size_t share = room / (prose.size() - n);
@@ -135,12 +142,21 @@ fitted_widths(const Table& table, std::vector<std::size_t> widths, std::size_t l
     return widths;
 }
 
-// A row's cells as lines: a prose cell wrapped to its column's width, any other as it is.
+// A prose column with no room beside the others: its text goes on lines of its own, below.
+bool prose_below(const Table& table, const std::vector<std::size_t>& widths, std::size_t i) {
+    return table.columns[i].prose && widths[i] == 0;
+}
+
+// A row's cells as lines: a prose cell wrapped to its column's width (none when it is below
+// the row), any other as it is.
 std::vector<std::vector<std::string>> row_lines(const Table& table,
                                                 const std::vector<std::string>& row,
                                                 const std::vector<std::size_t>& widths) {
     std::vector<std::vector<std::string>> lines;
     for (std::size_t i = 0; i < row.size(); ++i) {
+        if (prose_below(table, widths, i)) {
+            continue;
+        }
         const bool wraps = table.columns[i].prose && display_width(row[i]) > widths[i];
         std::vector<std::string> cell =
             wraps ? wrap_words(row[i], widths[i]) : std::vector<std::string>{row[i]};
@@ -152,6 +168,24 @@ std::vector<std::vector<std::string>> row_lines(const Table& table,
         }
     }
     return lines;
+}
+
+// The prose cells that are below their row, indented by k_prose_indent and wrapped to the rest.
+void write_prose_below(const Table& table,
+                       const std::vector<std::string>& row,
+                       const std::vector<std::size_t>& widths,
+                       std::size_t limit,
+                       Io& io) {
+    constexpr std::size_t k_prose_indent = 4;
+    const std::size_t width =
+        std::max(limit > k_prose_indent ? limit - k_prose_indent : 0, k_min_prose);
+    for (std::size_t i = 0; i < row.size(); ++i) {
+        if (prose_below(table, widths, i) && row[i] != "-") {
+            for (const std::string& line : wrap_words(row[i], width)) {
+                io.out << std::string(k_prose_indent, ' ') << line << '\n';
+            }
+        }
+    }
 }
 
 void render_aligned(const Table& table, Io& io) {
@@ -170,6 +204,10 @@ void render_aligned(const Table& table, Io& io) {
         }
     }
     widths = fitted_widths(table, std::move(widths), io.width);
+    std::size_t last_shown = 0; // the last column in the row (not below it)
+    for (std::size_t i = 0; i < widths.size(); ++i) {
+        last_shown = prose_below(table, widths, i) ? last_shown : i;
+    }
     std::string text; // one line at a time, its room reused
     const auto line = [&](const std::vector<std::string>& row, bool header) {
         text.clear();
@@ -178,7 +216,10 @@ void render_aligned(const Table& table, Io& io) {
             text += "\x1b[1m";
         }
         for (std::size_t i = 0; i < row.size(); ++i) {
-            const bool last = i + 1 == row.size();
+            if (prose_below(table, widths, i)) {
+                continue;
+            }
+            const bool last = i == last_shown;
             const Align align = table.columns[i].align;
             if (last && align == Align::left) {
                 text += row[i];
@@ -205,6 +246,7 @@ void render_aligned(const Table& table, Io& io) {
         for (const auto& each : row_lines(table, row, widths)) {
             line(each, false);
         }
+        write_prose_below(table, row, widths, io.width, io);
     }
 }
 

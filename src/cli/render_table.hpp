@@ -16,7 +16,8 @@ struct Column {
     std::string header;
     Align align = Align::left;
     // Prose (a reason, a basis, a note): in a terminal table wider than io.width, it wraps at
-    // spaces onto continuation lines, down to k_min_prose columns; other columns are never cut.
+    // spaces onto continuation lines, down to k_min_prose columns; with less room than that
+    // beside the others, it goes below its row, indented. Other columns are never cut.
     bool prose = false;
 };
 

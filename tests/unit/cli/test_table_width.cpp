@@ -90,12 +90,21 @@ TEST_CASE("render_table: a prose column wraps onto continuation lines to fit the
                           "                   fits in memory with\n"
                           "                   room\n"
                           "12  g5.xlarge      cheap\n");
-    // Too narrow even for the prose column's least: it keeps 20, names and numbers stay whole.
-    CHECK(rendered(10) == " #  NAME           WHY\n"
-                          " 1  p4de.24xlarge  rules: prefer-fast;\n"
-                          "                   fits in memory with\n"
-                          "                   room\n"
-                          "12  g5.xlarge      cheap\n");
+    // No room for 20 columns of prose beside the others: it goes below its row, indented, the
+    // header without it; names and numbers stay whole even when wider than the width.
+    CHECK(rendered(30) == " #  NAME\n"
+                          " 1  p4de.24xlarge\n"
+                          "    rules: prefer-fast; fits\n"
+                          "    in memory with room\n"
+                          "12  g5.xlarge\n"
+                          "    cheap\n");
+    CHECK(rendered(10) == " #  NAME\n"
+                          " 1  p4de.24xlarge\n"
+                          "    rules: prefer-fast;\n"
+                          "    fits in memory with\n"
+                          "    room\n"
+                          "12  g5.xlarge\n"
+                          "    cheap\n");
 }
 
 TEST_CASE("render_table: CSV and Markdown never wrap") {
