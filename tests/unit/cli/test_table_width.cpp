@@ -1,6 +1,7 @@
 // The width human tables are fitted to (table_width.cpp): --wide, then a sane COLUMNS, then the
 // terminal's width (80 when it does not say), and no limit off a terminal; a table's prose
-// columns wrap to fit it (render_table.cpp).
+// columns wrap to fit it (render_table.cpp); CSV and Markdown cells are JSON values (data_table).
+#include "data_table.hpp"
 #include "render_table.hpp"
 #include "table_width.hpp"
 
@@ -115,4 +116,41 @@ TEST_CASE("render_table: CSV and Markdown never wrap") {
     io.width = 10;
     render_table(table, io);
     CHECK(out.str() == "WHY\na long reason that would wrap\n");
+}
+
+TEST_CASE("data_table: a cell a JSON value, lists joined, absent or null empty") {
+    const Json objects = Json::parse(R"([
+        {"rank": 1, "cost": {"currency": "USD", "total": "12.50"}, "reasons": ["a", "b, c"],
+         "pareto": true},
+        {"rank": 2, "cost": null, "pareto": false, "hours": 1.5}])");
+    const Table table = data_table({{"rank", "/rank", Align::right},
+                                    {"currency", "/cost/currency"},
+                                    {"total", "/cost/total", Align::right},
+                                    {"reasons", "/reasons"},
+                                    {"pareto", "/pareto"},
+                                    {"hours", "/hours"}},
+                                   objects);
+    REQUIRE(table.columns.size() == 6);
+    CHECK(table.columns[0].header == "rank");
+    CHECK(table.columns[2].align == Align::right);
+    using Row = std::vector<std::string>;
+    REQUIRE(table.rows.size() == 2);
+    CHECK(table.rows[0] == Row{"1", "USD", "12.50", "a; b, c", "true", ""});
+    CHECK(table.rows[1] == Row{"2", "", "", "", "false", "1.5"});
+}
+
+TEST_CASE("key_columns: every key once in the order met; money as its amount; numbers right") {
+    const Json objects = Json::parse(R"([
+        {"id": "a", "fp8": null, "price": {"currency": "USD", "total": "1.00"},
+         "nested": {"x": 1, "y": 2}},
+        {"id": "b", "fp8": 9.5, "notes": "only here"}])");
+    const std::vector<DataColumn> columns = key_columns(objects);
+    REQUIRE(columns.size() == 4);
+    CHECK(columns[0].key == "id");
+    CHECK(columns[0].align == Align::left);
+    CHECK(columns[1].key == "fp8");
+    CHECK(columns[1].align == Align::right); // a number in a later row
+    CHECK(columns[2].key == "price");
+    CHECK(columns[2].pointer == "/price/total");
+    CHECK(columns[3].key == "notes"); // (not "nested": an object that is not money)
 }
