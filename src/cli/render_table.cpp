@@ -104,11 +104,29 @@ void append_padded(std::string& text, const std::string& cell, std::size_t width
     }
 }
 
+constexpr std::size_t k_prose_indent = 4; // prose below its row
+
+// The widest word of a column's cells.
+std::size_t widest_word(const std::vector<std::vector<std::string>>& cells, std::size_t i) {
+    std::size_t widest = 0;
+    for (const auto& row : cells) {
+        if (i < row.size()) {
+            for (const std::string& word : wrap_words(row[i], 1)) {
+                widest = std::max(widest, display_width(word));
+            }
+        }
+    }
+    return widest;
+}
+
 // The columns' widths fitted to `limit` (0: none): when the row is wider, the prose columns
-// share the room the others leave, the narrowest first, none under k_min_prose (or its own);
-// when that room is less than k_min_prose each, they are 0: below the row (prose_below).
-std::vector<std::size_t>
-fitted_widths(const Table& table, std::vector<std::size_t> widths, std::size_t limit) {
+// share the room the others leave, the narrowest first, none under k_min_prose (or its own).
+// When that room is less than k_min_prose each, or a word would stick out of its column that
+// fits on a line below, they are 0: below the row (prose_below).
+std::vector<std::size_t> fitted_widths(const Table& table,
+                                       const std::vector<std::vector<std::string>>& cells,
+                                       std::vector<std::size_t> widths,
+                                       std::size_t limit) {
     std::size_t total = 2 * (widths.size() - 1);
     std::size_t fixed = total;
     std::vector<std::size_t> prose;
@@ -127,17 +145,19 @@ fitted_widths(const Table& table, std::vector<std::size_t> widths, std::size_t l
         return widths[a] < widths[b];
     });
     std::size_t room = limit > fixed ? limit - fixed : 0;
-    if (room < prose.size() * k_min_prose) {
-        for (const std::size_t i : prose) {
-            widths[i] = 0;
-        }
-        return widths;
-    }
-    for (std::size_t n = 0; n < prose.size(); ++n) {
+    bool below = room < prose.size() * k_min_prose;
+    for (std::size_t n = 0; n < prose.size() && !below; ++n) {
         std::size_t& width = widths[prose[n]];
         const std::size_t share = room / (prose.size() - n);
         width = std::min(width, std::max(share, k_min_prose));
         room -= std::min(room, width);
+        const std::size_t word = widest_word(cells, prose[n]);
+        below = word > width && word + k_prose_indent <= limit;
+    }
+    if (below) {
+        for (const std::size_t i : prose) {
+            widths[i] = 0;
+        }
     }
     return widths;
 }
@@ -176,7 +196,6 @@ void write_prose_below(const Table& table,
                        const std::vector<std::size_t>& widths,
                        std::size_t limit,
                        Io& io) {
-    constexpr std::size_t k_prose_indent = 4;
     const std::size_t width =
         std::max(limit > k_prose_indent ? limit - k_prose_indent : 0, k_min_prose);
     for (std::size_t i = 0; i < row.size(); ++i) {
@@ -203,7 +222,7 @@ void render_aligned(const Table& table, Io& io) {
             widths[i] = std::max(widths[i], display_width(safe.back()));
         }
     }
-    widths = fitted_widths(table, std::move(widths), io.width);
+    widths = fitted_widths(table, cells, std::move(widths), io.width);
     std::size_t last_shown = 0; // the last column in the row (not below it)
     for (std::size_t i = 0; i < widths.size(); ++i) {
         last_shown = prose_below(table, widths, i) ? last_shown : i;

@@ -108,6 +108,26 @@ TEST_CASE("render_table: a prose column wraps onto continuation lines to fit the
                           "    cheap\n");
 }
 
+TEST_CASE("render_table: prose goes below its row when a word of it would stick out beside") {
+    const Table table{{{"#", Align::right}, {"NAME"}, {"SOURCE", Align::left, true}},
+                      {{"1", "p4de.24xlarge", "see https://example.com/a/long/path/to/it now"}}};
+    std::ostringstream out;
+    std::ostringstream err;
+    Io io{out, err, OutputFormat::table};
+    io.width = 50; // 31 columns beside NAME: the 35-column URL fits only below
+    render_table(table, io);
+    CHECK(out.str() == "#  NAME\n"
+                       "1  p4de.24xlarge\n"
+                       "    see https://example.com/a/long/path/to/it now\n");
+    out.str("");
+    io.width = 38; // 20 beside; below, the URL would not fit either: beside, never cut
+    render_table(table, io);
+    CHECK(out.str() == "#  NAME           SOURCE\n"
+                       "1  p4de.24xlarge  see\n"
+                       "                  https://example.com/a/long/path/to/it\n"
+                       "                  now\n");
+}
+
 TEST_CASE("render_table: CSV and Markdown never wrap") {
     const Table table{{{"WHY", Align::left, true}}, {{"a long reason that would wrap"}}};
     std::ostringstream out;
