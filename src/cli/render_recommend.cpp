@@ -290,15 +290,18 @@ void print_table(const RecommendReport& report, Io& io) {
         row.push_back(terminal_safe(why_cell(c)));
         table.rows.push_back(std::move(row));
     }
-    io.out << fmt::format(
-        "{} configuration(s) fit out of {} priced; costs in {}{}.{} PRICED: the price's "
-        "date (? = low confidence).\n\n",
-        r.feasible,
-        r.considered,
-        report.constraints->currency,
-        finite ? " for the whole job" : " per month",
-        speed.empty() ? ""
-                      : fmt::format(" * = on the cost-{} front.", finite ? "time" : "latency"));
+    write_paragraph(
+        fmt::format(
+            "{} configuration(s) fit out of {} priced; costs in {}{}.{} PRICED: the price's "
+            "date (? = low confidence).",
+            r.feasible,
+            r.considered,
+            report.constraints->currency,
+            finite ? " for the whole job" : " per month",
+            speed.empty() ? ""
+                          : fmt::format(" * = on the cost-{} front.", finite ? "time" : "latency")),
+        io);
+    io.out << '\n';
     render_table(table, io);
 }
 
@@ -355,26 +358,25 @@ void print_explanations(const RecommendReport& report, Io& io) {
     const PlanResult& r = *report.result;
     for (const std::string& rate :
          conversion_lines(io.rates(), shown_currencies(r), report.constraints->currency)) {
-        io.out << "Converted at " << terminal_safe(rate) << '\n';
+        write_paragraph("Converted at " + terminal_safe(rate), io);
     }
     for (const std::string& warning : r.warnings) {
-        io.out << "Warning: " << terminal_safe(warning) << '\n';
+        write_paragraph("Warning: " + terminal_safe(warning), io);
     }
     for (const Candidate& c : r.recommendations) {
         for (const std::string& warning : c.warnings) {
-            io.out << fmt::format("Warning (#{}): {}\n", c.rank, terminal_safe(warning));
+            write_paragraph(fmt::format("Warning (#{}): {}", c.rank, terminal_safe(warning)), io);
         }
     }
     for (const PreferredTier& tier : r.tiers) {
-        io.out << "Tier: "
-               << terminal_safe(tier_line(tier,
-                                          r.recommendations.front(),
-                                          *report.workload,
-                                          report.constraints->currency))
-               << '\n';
+        write_paragraph("Tier: " + terminal_safe(tier_line(tier,
+                                                           r.recommendations.front(),
+                                                           *report.workload,
+                                                           report.constraints->currency)),
+                        io);
     }
     for (const std::string& note : r.notes) {
-        io.out << "Note: " << terminal_safe(note) << '\n';
+        write_paragraph("Note: " + terminal_safe(note), io);
     }
     for (const Candidate& c : r.recommendations) {
         if (c.list_total_micros != c.total_micros) {
@@ -384,10 +386,11 @@ void print_explanations(const RecommendReport& report, Io& io) {
                     ids.push_back(describe_discount(*part.rate.discount));
                 }
             }
-            io.out << fmt::format("Discount (#{}): {} at list prices, {}\n",
-                                  c.rank,
-                                  format_cents(c.list_total_micros),
-                                  terminal_safe(fmt::format("{}", fmt::join(ids, "; "))));
+            write_paragraph(fmt::format("Discount (#{}): {} at list prices, {}",
+                                        c.rank,
+                                        format_cents(c.list_total_micros),
+                                        terminal_safe(fmt::format("{}", fmt::join(ids, "; ")))),
+                            io);
         }
     }
     if (!report.explain) {
@@ -395,8 +398,9 @@ void print_explanations(const RecommendReport& report, Io& io) {
         for (const FiredRule& fired : r.rules) {
             ids.push_back(fired.rule->id);
         }
-        io.out << fmt::format("Rules fired: {} (--explain for details and the rejected)\n",
-                              ids.empty() ? "none" : fmt::format("{}", fmt::join(ids, ", ")));
+        write_paragraph(fmt::format("Rules fired: {} (--explain for details and the rejected)",
+                                    ids.empty() ? "none" : fmt::format("{}", fmt::join(ids, ", "))),
+                        io);
         return;
     }
     io.out << (r.warnings.empty() && r.notes.empty() ? "Rules fired:\n" : "\nRules fired:\n");

@@ -62,6 +62,34 @@ std::vector<std::string> wrap_words(std::string_view text, std::size_t width) {
     return lines;
 }
 
+void write_paragraph(std::string_view text, Io& io) {
+    if (io.width == 0) {
+        io.out << text << '\n';
+        return;
+    }
+    constexpr std::size_t k_indent = 2;
+    const std::size_t rest = std::max(io.width > k_indent ? io.width - k_indent : 0, k_min_prose);
+    std::string line;
+    std::size_t used = 0; // the line's width, but for its indent
+    std::size_t room = io.width;
+    for (const std::string& word : wrap_words(text, 1)) { // (a word a line)
+        const std::size_t size = display_width(word);
+        if (used > 0 && used + 1 + size > room) {
+            io.out << line << '\n';
+            line.assign(k_indent, ' ');
+            used = 0;
+            room = rest;
+        }
+        if (used > 0) {
+            line += ' ';
+            ++used;
+        }
+        line += word;
+        used += size;
+    }
+    io.out << line << '\n';
+}
+
 std::string csv_cell(std::string_view cell) {
     std::string text(formula_start(cell) ? "'" : "");
     text += cell;

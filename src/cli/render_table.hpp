@@ -44,4 +44,8 @@ std::string csv_cell(std::string_view cell);
 // its own, never cut. At least one line (empty for empty text).
 std::vector<std::string> wrap_words(std::string_view text, std::size_t width);
 
+// A line of prose under a table (a note, a warning), wrapped at spaces to io.width (0: as it
+// is), each continuation line indented by 2; then a line end. The text is terminal-safe already.
+void write_paragraph(std::string_view text, Io& io);
+
 } // namespace gpuadvisor::cli

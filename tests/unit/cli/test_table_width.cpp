@@ -128,6 +128,21 @@ TEST_CASE("render_table: prose goes below its row when a word of it would stick 
                        "                  now\n");
 }
 
+TEST_CASE("write_paragraph: a note wrapped to the width, continuation lines indented by 2") {
+    std::ostringstream out;
+    std::ostringstream err;
+    Io io{out, err, OutputFormat::table};
+    write_paragraph("Note: one two three four five", io); // no limit: as it is
+    io.width = 12;
+    write_paragraph("Note: one two three four five", io);
+    write_paragraph("Warning: https://example.com/x", io); // a word wider stays whole
+    CHECK(out.str() == "Note: one two three four five\n"
+                       "Note: one\n"
+                       "  two three four five\n" // (continuations get k_min_prose at least)
+                       "Warning:\n"
+                       "  https://example.com/x\n");
+}
+
 TEST_CASE("render_table: CSV and Markdown never wrap") {
     const Table table{{{"WHY", Align::left, true}}, {{"a long reason that would wrap"}}};
     std::ostringstream out;
