@@ -127,13 +127,15 @@ void print(const TcoResult& r, const TcoInput& in, const Options& o, Io& io) {
                           r.servers,
                           terminal_safe(r.server->name));
     render_table(table, io);
-    io.out << fmt::format("\nCloud is {:.0f}% {} than owning over {} years (cash up front for "
-                          "owning: {} {}).\n",
-                          std::abs(1 - cloud / own) * 100,
-                          cloud < own ? "cheaper" : "dearer",
-                          format_number(o.years),
-                          format_cents(r.cash_outlay),
-                          r.currency);
+    io.out << '\n';
+    write_paragraph(fmt::format("Cloud is {:.0f}% {} than owning over {} years (cash up front "
+                                "for owning: {} {}).",
+                                std::abs(1 - cloud / own) * 100,
+                                cloud < own ? "cheaper" : "dearer",
+                                format_number(o.years),
+                                format_cents(r.cash_outlay),
+                                r.currency),
+                    io);
     if (!r.break_even_utilization) {
         io.out << "Break-even utilisation: n/a (the plan bills whole terms).\n";
     } else if (*r.break_even_utilization > 1) {
@@ -147,19 +149,20 @@ void print(const TcoResult& r, const TcoInput& in, const Options& o, Io& io) {
                                               *r.payback_months)
                                 : std::string("The purchase never pays back at this usage.\n"));
     for (const Discount* discount : r.discounts) {
-        io.out << "Cloud discount " << terminal_safe(describe_discount(*discount)) << '\n';
+        write_paragraph("Cloud discount " + terminal_safe(describe_discount(*discount)), io);
     }
     if (!r.discounts.empty()) {
         io.out << fmt::format(
             "Cloud at list price: {} {}.\n", format_cents(r.cloud_list_total), r.currency);
     }
-    io.out << fmt::format("Server {} priced at {} {} as of {} ({} confidence); its source: "
-                          "'gpuadvisor catalog list servers'.\n",
-                          r.server->id,
-                          format_cents(r.server->price_micros),
-                          r.server->currency,
-                          format_date(r.server->provenance.as_of),
-                          to_string(r.server->provenance.confidence));
+    write_paragraph(fmt::format("Server {} priced at {} {} as of {} ({} confidence); its "
+                                "source: 'gpuadvisor catalog list servers'.",
+                                terminal_safe(r.server->id),
+                                format_cents(r.server->price_micros),
+                                r.server->currency,
+                                format_date(r.server->provenance.as_of),
+                                to_string(r.server->provenance.confidence)),
+                    io);
     print_notes({conversion_lines(io.rates(), listed, r.currency), {}}, io);
 }
 

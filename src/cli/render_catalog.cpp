@@ -185,12 +185,12 @@ OffersNotes convert_rows(std::vector<const PriceRow*>& rows,
 void print_notes(const OffersNotes& notes, Io& io) {
     if (io.format == OutputFormat::table) {
         for (const std::string& rate : notes.fx) {
-            io.out << "Converted at " << terminal_safe(rate) << '\n';
+            write_paragraph("Converted at " + terminal_safe(rate), io);
         }
     }
     for (const std::string& warning : notes.warnings) {
         if (io.format == OutputFormat::table) {
-            io.out << "Warning: " << terminal_safe(warning) << '\n';
+            write_paragraph("Warning: " + terminal_safe(warning), io);
         } else if (!io.quiet) {
             io.err << "gpuadvisor: warning: " << terminal_safe(warning) << '\n';
         }
