@@ -341,7 +341,8 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
         }
     }
     const std::vector<Measure> rows = measures(items, currency, io.rates(), all_gpus, pricing);
-    const std::vector<std::string> warnings = conversion_warnings(items, currency, io.rates(), pricing);
+    const std::vector<std::string> warnings =
+        conversion_warnings(items, currency, io.rates(), pricing);
     Json objects = Json::array();
     for (std::size_t c = 0; c < items.size(); ++c) {
         Json item{{"name", o.names.size() == items.size() ? o.names[c] : items[c].gpu->id},
@@ -356,8 +357,7 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
         Json document = json_document("compare");
         document["currency"] = currency;
         document["items"] = std::move(objects);
-        document["conversions"] =
-            conversions_json(io.rates(), listed_currencies(items), currency);
+        document["conversions"] = conversions_json(io.rates(), listed_currencies(items), currency);
         document["warnings"] = warnings;
         write_json(document, io);
         return k_exit_ok;
