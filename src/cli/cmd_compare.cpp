@@ -227,7 +227,16 @@ std::vector<Measure> measures(const std::vector<Item>& items,
     if (!gpus_only) {
         add_instance(
             "provider", "provider", [](const InstanceType& i) { return Json(i.provider); });
-        add_instance("gpus", "GPUs", [](const InstanceType& i) { return Json(gpus_text(i)); });
+        // The GPUs: a count in JSON, "8x A100-40GB" in the table (as the listings show them).
+        add_instance(
+            "gpu_count", "GPUs", [](const InstanceType& i) { return count_json(i.gpu_count); });
+        Measure& gpus = result.back();
+        gpus.json_values = gpus.values;
+        for (std::size_t c = 0; c < items.size(); ++c) {
+            if (items[c].instance != nullptr) {
+                gpus.values[c] = gpus_text(*items[c].instance);
+            }
+        }
         add_instance("vcpus", "vCPUs", [](const InstanceType& i) { return Json(i.vcpus); });
         add_instance(
             "memory_gb", "RAM GB", [](const InstanceType& i) { return Json(i.memory_gb); });
@@ -247,9 +256,11 @@ std::vector<Measure> measures(const std::vector<Item>& items,
         return optional_number(i.gpu->fp16_tflops);
     });
     add("fp64_tflops", "FP64 TFLOPS", [](const Item& i) { return Json(i.gpu->fp64_tflops); });
-    add("offer", "priced offer", [](const Item& i) {
-        return i.row != nullptr ? Json(fmt::format("{} {}", i.instance->id, i.row->region))
-                                : Json(nullptr);
+    add("offer_instance", "priced offer", [](const Item& i) {
+        return i.row != nullptr ? Json(i.instance->id) : Json(nullptr);
+    });
+    add("offer_region", "... in region", [](const Item& i) {
+        return i.row != nullptr ? Json(i.row->region) : Json(nullptr);
     });
     if (!gpus_only) {
         add_plan_prices(items, currency, fx, pricing, result);

@@ -58,6 +58,8 @@ BROKEN = [
     ("compare-instances-json", "an instance's column without its provider",
      deleting("items/0/provider")),
     ("compare-instances-json", "a plan's price as a bare number", setting("items/0/spot", 12.51)),
+    ("compare-instances-json", "GPUs as text, two values in a cell",
+     setting("items/0/gpu_count", "8x A100-40GB")),
     ("tco-json", "conversions not a list", setting("conversions", CONVERSION)),
     ("tco-json", "a conversion with an extra key",
      setting("conversions", [dict(CONVERSION, note="x")])),
