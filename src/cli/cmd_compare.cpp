@@ -139,6 +139,7 @@ void add_plan_prices(const std::vector<Item>& items,
         }
         discounts.values.push_back(ids.empty() ? Json(nullptr)
                                                : Json(fmt::format("{}", fmt::join(ids, ", "))));
+        discounts.json_values.push_back(ids.empty() ? Json(nullptr) : Json(ids));
     }
     for (const Plan plan : k_all_plans) {
         const bool monthly = plan == Plan::subscription_monthly;

@@ -111,7 +111,7 @@ Json report_json(const PriceReport& report, const FxTable& fx) {
         release ? Json{{"utilization_threshold", report.auto_release.utilization_threshold},
                        {"idle_minutes", report.auto_release.idle_minutes},
                        {"idle_stretches_per_day", report.auto_release.idle_stretches_per_day},
-                       {"idle_stretches", release->idle_stretches},
+                       {"idle_stretches", count_json(release->idle_stretches)},
                        {"always_on_total", total_json(currency, release->always_on_micros)},
                        {"with_release_total", total_json(currency, release->released_micros)},
                        {"saving", total_json(currency, release->saving_micros)},

@@ -61,7 +61,8 @@ Json workload_json(const NormalizedWorkload& w) {
         json["fp64_tflops"] = w.fp64_tflops;
         json["fp64_tensor"] = w.fp64_tensor;
         json["memory_gb"] = w.memory_gb;
-        json["bandwidth_gb_per_s"] = w.bandwidth_gb_per_s;
+        json["bandwidth_gb_per_s"] =
+            w.bandwidth_gb_per_s > 0 ? Json(w.bandwidth_gb_per_s) : Json(nullptr); // not given
         break;
     case WorkloadKind::graphics:
         json["sessions"] = count_json(w.sessions);
