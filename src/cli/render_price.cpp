@@ -235,45 +235,50 @@ void print_notes(const Quote& quote, const PriceReport& report, const FxTable& f
     const auto money = [](std::int64_t micros) {
         return format_cents(micros);
     };
-    io.out << fmt::format(
-        "\nBreak-even utilisation (below it on-demand is cheaper): reserved-1y "
-        "{}, reserved-3y {}, subscription {}\n",
-        percent(quote.break_even_reserved_1y, Plan::reserved_1y, quote),
-        percent(quote.break_even_reserved_3y, Plan::reserved_3y, quote),
-        percent(quote.break_even_subscription, Plan::subscription_monthly, quote));
+    io.out << '\n';
+    write_paragraph(
+        fmt::format("Break-even utilisation (below it on-demand is cheaper): reserved-1y "
+                    "{}, reserved-3y {}, subscription {}",
+                    percent(quote.break_even_reserved_1y, Plan::reserved_1y, quote),
+                    percent(quote.break_even_reserved_3y, Plan::reserved_3y, quote),
+                    percent(quote.break_even_subscription, Plan::subscription_monthly, quote)),
+        io);
     const auto& on_demand = report.chosen->all_on_demand.quote;
     if (report.auto_mix && on_demand && on_demand->total_micros > 0) {
-        io.out << fmt::format("Auto mix ({}% of the work interruptible): {:.1f}% below all "
-                              "on-demand ({} {}).\n",
-                              format_number(report.interruptible_share * 100),
-                              (1 - static_cast<double>(quote.total_micros) /
-                                       static_cast<double>(on_demand->total_micros)) *
-                                  100,
-                              money(on_demand->total_micros),
-                              currency);
+        write_paragraph(fmt::format("Auto mix ({}% of the work interruptible): {:.1f}% below all "
+                                    "on-demand ({} {}).",
+                                    format_number(report.interruptible_share * 100),
+                                    (1 - static_cast<double>(quote.total_micros) /
+                                             static_cast<double>(on_demand->total_micros)) *
+                                        100,
+                                    money(on_demand->total_micros),
+                                    currency),
+                        io);
     }
     std::vector<Plan> estimated;
     for (const PricedPart& part : quote.parts) {
         if (part.rate.estimated &&
             std::find(estimated.begin(), estimated.end(), part.plan) == estimated.end()) {
             estimated.push_back(part.plan);
-            io.out << fmt::format("Estimated {}: {}\n",
-                                  plan_flag_name(part.plan),
-                                  terminal_safe(part.rate.estimate_rule));
+            write_paragraph(fmt::format("Estimated {}: {}",
+                                        plan_flag_name(part.plan),
+                                        terminal_safe(part.rate.estimate_rule)),
+                            io);
         }
     }
     const std::string& listed = report.chosen->row->currency;
     if (!report.currency.empty() && report.currency != listed) {
-        io.out << "Converted at " << terminal_safe(fx.describe(listed, report.currency)) << '\n';
+        write_paragraph("Converted at " + terminal_safe(fx.describe(listed, report.currency)), io);
     }
     print_savings(quote, report, io);
     const Provenance& provenance = report.chosen->row->provenance;
-    io.out << fmt::format("Price as of {} ({} confidence): {}\n",
-                          format_date(provenance.as_of),
-                          to_string(provenance.confidence),
-                          terminal_safe(provenance.source.str()));
+    write_paragraph(fmt::format("Price as of {} ({} confidence): {}",
+                                format_date(provenance.as_of),
+                                to_string(provenance.confidence),
+                                terminal_safe(provenance.source.str())),
+                    io);
     for (const std::string& warning : report.warnings) {
-        io.out << "Warning: " << terminal_safe(warning) << '\n';
+        write_paragraph("Warning: " + terminal_safe(warning), io);
     }
 }
 
@@ -289,31 +294,34 @@ void print_savings(const Quote& quote, const PriceReport& report, Io& io) {
         if (discount != nullptr &&
             std::find(discounts.begin(), discounts.end(), discount) == discounts.end()) {
             discounts.push_back(discount);
-            io.out << fmt::format("Discount {}\n", terminal_safe(describe_discount(*discount)));
+            write_paragraph("Discount " + terminal_safe(describe_discount(*discount)), io);
         }
     }
     if (!discounts.empty()) {
-        io.out << fmt::format("List price {} {}; the discounts save {} {}.\n",
-                              money(quote.list_total_micros),
-                              currency,
-                              money(quote.list_total_micros - quote.total_micros),
-                              currency);
+        write_paragraph(fmt::format("List price {} {}; the discounts save {} {}.",
+                                    money(quote.list_total_micros),
+                                    currency,
+                                    money(quote.list_total_micros - quote.total_micros),
+                                    currency),
+                        io);
     }
     if (const auto release = auto_release_what_if(quote, report.usage, report.auto_release)) {
-        io.out << fmt::format(
-            "Auto-release what-if (release after {} min below {}% GPU utilisation, {} idle "
-            "stretch(es) a day): kept running through idle time, the on-demand and spot "
-            "instances would cost {} {}; released when idle, {} {} (each stretch's wait "
-            "included); the policy saves {} {}.\n",
-            format_number(report.auto_release.idle_minutes),
-            format_number(report.auto_release.utilization_threshold * 100),
-            format_number(report.auto_release.idle_stretches_per_day),
-            money(release->always_on_micros),
-            currency,
-            money(release->released_micros),
-            currency,
-            money(release->saving_micros),
-            currency);
+        write_paragraph(
+            fmt::format(
+                "Auto-release what-if (release after {} min below {}% GPU utilisation, {} idle "
+                "stretch(es) a day): kept running through idle time, the on-demand and spot "
+                "instances would cost {} {}; released when idle, {} {} (each stretch's wait "
+                "included); the policy saves {} {}.",
+                format_number(report.auto_release.idle_minutes),
+                format_number(report.auto_release.utilization_threshold * 100),
+                format_number(report.auto_release.idle_stretches_per_day),
+                money(release->always_on_micros),
+                currency,
+                money(release->released_micros),
+                currency,
+                money(release->saving_micros),
+                currency),
+            io);
     }
 }
 
@@ -385,14 +393,16 @@ void print_price(const PriceReport& report, const FxTable& fx, Io& io) {
         return;
     }
     const Quote& quote = *report.chosen->result.quote;
-    io.out << fmt::format("{} ({} {}x {}) in {}: {} = {} instance-hours\n\n",
-                          terminal_safe(report.instance->id),
-                          report.instance->provider,
-                          format_number(report.instance->gpu_count),
-                          report.instance->gpu,
-                          report.chosen->row->region,
-                          usage_text(report.usage),
-                          format_number(report.usage.used_instance_hours()));
+    write_paragraph(fmt::format("{} ({} {}x {}) in {}: {} = {} instance-hours",
+                                terminal_safe(report.instance->id),
+                                report.instance->provider,
+                                format_number(report.instance->gpu_count),
+                                report.instance->gpu,
+                                report.chosen->row->region,
+                                usage_text(report.usage),
+                                format_number(report.usage.used_instance_hours())),
+                    io);
+    io.out << '\n';
     render_table(parts_table(quote, report), io);
     print_notes(quote, report, fx, io);
     io.out << "\nThe same usage in every region, cheapest first:\n";
