@@ -84,20 +84,49 @@ std::string version_text() {
                        newest ? format_date(*newest) : "-");
 }
 
-void add_global_options_footer(CLI::App& app) {
-    constexpr std::string_view k_line =
-        "Global options (before or after the command): --catalog PATH, --no-default-catalog,\n"
-        "--no-cache, -o/--format table|json|csv|markdown, --currency CODE, --today DATE,\n"
-        "--color WHEN, -q/--quiet, --timings ('gpuadvisor --help' says more).\n";
+namespace {
+
+// "Global options (before or after the command): --catalog PATH, ..." from the program's own
+// options and their values, wrapped between options for a help screen.
+std::string global_options_line(const CLI::App& program) {
+    std::vector<std::string> names;
+    for (const CLI::Option* option : program.get_options()) {
+        std::string name = option->get_name(false, true); // "-o,--format"
+        if (option == program.get_help_ptr() || name == "--version" || name.empty()) {
+            continue;
+        }
+        std::replace(name.begin(), name.end(), ',', '/');
+        const std::string value = option->get_type_name();
+        names.push_back(value.empty() ? name : name + " " + value);
+    }
+    names.emplace_back("('gpuadvisor --help' says more).");
+    std::string text = "Global options (before or after the command):";
+    std::size_t line_start = 0;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        const std::string item = names[i] + (i + 2 < names.size() ? "," : "");
+        const bool fits = text.size() - line_start + 1 + item.size() <= 88;
+        text += fits ? " " : "\n";
+        line_start = fits ? line_start : text.size();
+        text += item;
+    }
+    return text + "\n";
+}
+
+void add_footer(CLI::App& app, const std::string& line) {
     for (CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; })) {
         std::string footer = command->get_footer();
         while (!footer.empty() && footer.back() == '\n') {
             footer.pop_back();
         }
-        command->footer(footer.empty() ? std::string(k_line)
-                                       : footer + "\n\n" + std::string(k_line));
-        add_global_options_footer(*command);
+        command->footer(footer.empty() ? line : footer + "\n\n" + line);
+        add_footer(*command, line);
     }
+}
+
+} // namespace
+
+void add_global_options_footer(CLI::App& app) {
+    add_footer(app, global_options_line(app));
 }
 
 std::optional<std::string> unknown_option(const CLI::App& app, const CLI::App& reached) {
