@@ -422,12 +422,13 @@ int run_command(int argc,
 
     std::vector<Runner> runners;
     const Registry registry{global, runners};
-    CLI::App* catalog = app.add_subcommand("catalog", "List, show and validate the catalog");
+    CLI::App* catalog = app.add_subcommand("catalog", "List, show, validate and diff catalogs");
     catalog->require_subcommand(1);
     catalog->footer("Example:\n  gpuadvisor catalog list instances --provider aws");
     register_catalog_list(*catalog, registry);
     register_catalog_show(*catalog, registry);
     register_catalog_validate(*catalog, registry);
+    register_catalog_diff(*catalog, registry);
     register_size(app, registry);
     register_scaling(app, registry);
     register_price(app, registry);

@@ -35,6 +35,7 @@ inline constexpr std::array<std::string_view, 7> k_catalog_list_kinds{
 void register_catalog_list(CLI::App& catalog, Registry registry);
 void register_catalog_show(CLI::App& catalog, Registry registry);
 void register_catalog_validate(CLI::App& catalog, Registry registry);
+void register_catalog_diff(CLI::App& catalog, Registry registry);
 void register_size(CLI::App& app, Registry registry);
 void register_scaling(CLI::App& app, Registry registry);
 void register_price(CLI::App& app, Registry registry);

@@ -93,6 +93,17 @@ BROKEN = [
     ("usage-error-json", "a failure with an extra key", setting("bogus", 1)),
     ("usage-error-json", "a command with no schema", setting("command", "catalog lst gpus")),
     ("unknown-command-json", "a severity not known", setting("diagnostics/0/severity", "fatal")),
+    ("catalog-diff-json", "ok false without a threshold", setting("ok", False)),
+    ("catalog-diff-json", "a percent across currencies", setting("price_changes/5/percent", 7.0)),
+    ("catalog-diff-json", "a price change's percent as text",
+     setting("price_changes/0/percent", "-20.06")),
+    ("catalog-diff-json", "an appeared price with an old one",
+     setting("price_changes/3/old", {"currency": "EUR", "per_hour": "1.00"})),
+    ("catalog-diff-json", "a price change of an unknown plan", setting("price_changes/0/plan", "x")),
+    ("catalog-diff-json", "a GPU's spec change naming a provider",
+     setting("spec_changes/0/provider", "testcloud")),
+    ("catalog-diff-json", "a count as text", setting("summary/price_changes", "6")),
+    ("catalog-diff-threshold-up-json", "a threshold of 0", setting("threshold/percent", 0)),
 ]
 # (golden case, what may come, the change): valid all the same.
 MAY_COME = [
