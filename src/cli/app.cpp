@@ -91,6 +91,7 @@ constexpr std::string_view k_footer = R"(Examples:
   gpuadvisor catalog list offers --gpu H100 --provider aws,gcp -o json
   gpuadvisor catalog show p4d.24xlarge
   gpuadvisor catalog validate my-prices.yaml --strict
+  gpuadvisor catalog diff builtin builtin+my-prices.yaml --threshold 20
   gpuadvisor size training --model llama-2-7b --tokens 1T --gpu H100-80GB --gpus 64
   gpuadvisor scaling --gpus 1,2,4,8 --throughput 100,190,360,640
   gpuadvisor price p4d.24xlarge --instances 2 --months 12 --mix reserved-1y=0.5,on-demand=0.5
