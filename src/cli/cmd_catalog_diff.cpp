@@ -144,6 +144,17 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
                     k_exit_usage,
                     io);
     }
+    for (const auto& [name, operand] :
+         {std::pair{"OLD", &options.old_path}, std::pair{"NEW", &options.new_path}}) {
+        if (operand->empty() || *operand == k_over_builtin) {
+            return fail(k_command,
+                        "usage",
+                        fmt::format("{}: '{}' names no catalog", name, *operand),
+                        "give a file, a folder, 'builtin' or 'builtin+PATH'",
+                        k_exit_usage,
+                        io);
+        }
+    }
     Diagnostics problems;
     const Side old_side = load_side(options.old_path, global, io, problems);
     const Side new_side = load_side(options.new_path, global, io, problems);
