@@ -66,8 +66,8 @@ struct CatalogDiff {
     std::vector<PriceChange> price_changes;
     std::vector<SpecChange> spec_changes; // GPUs first, then instance types, by id and field
     // Offers in both whose rows' source, as_of, confidence or notes differ (their prices may
-    // differ too): dates and sources are not price changes, but are counted.
-    std::size_t provenance_changes = 0;
+    // differ too), sorted: dates and sources are not price changes, but are counted.
+    std::vector<DiffKey> provenance_changes;
 };
 
 // Everything that changed from `old_catalog` to `new_catalog`.

@@ -120,6 +120,7 @@ void keep_providers(CatalogDiff& diff, const std::set<std::string>& providers) {
     std::erase_if(diff.instances_removed, other);
     std::erase_if(diff.offers_added, other);
     std::erase_if(diff.offers_removed, other);
+    std::erase_if(diff.provenance_changes, other);
     std::erase_if(diff.price_changes, [&](const PriceChange& c) { return other(c.offer); });
     std::erase_if(diff.spec_changes,
                   [&](const SpecChange& c) { return c.kind == "instance" && other(c.item); });
@@ -180,6 +181,7 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
     DiffReport report;
     report.old_name = options.old_path;
     report.new_name = options.new_path;
+    report.providers = {providers->begin(), providers->end()};
     report.diff = diff(*old_side.catalog, *new_side.catalog);
     keep_providers(report.diff, *providers);
     report.threshold = options.threshold;

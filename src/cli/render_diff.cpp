@@ -88,7 +88,7 @@ std::string summary_line(const DiffReport& report) {
                     d.spec_changes.size(),
                     d.gpus_added.size(),
                     d.gpus_removed.size(),
-                    d.provenance_changes);
+                    d.provenance_changes.size());
     if (report.threshold) {
         line += fmt::format("; {} price(s) moved more than {}%{}",
                             report.exceeded,

@@ -14,6 +14,7 @@ namespace gpuadvisor::cli {
 struct DiffReport {
     std::string old_name;
     std::string new_name;
+    std::vector<std::string> providers; // --provider's, sorted; empty: all
     CatalogDiff diff;
     std::optional<double> threshold; // percent; nullopt: no gate
     std::string direction = "both";  // up, down or both

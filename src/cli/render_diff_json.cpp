@@ -54,6 +54,7 @@ void write_diff_json(const DiffReport& report, Io& io) {
     document["ok"] = report.exceeded == 0;
     document["old"] = report.old_name;
     document["new"] = report.new_name;
+    document["providers"] = report.providers;
     document["threshold"] = report.threshold ? Json{{"percent", number_json(*report.threshold)},
                                                     {"direction", report.direction},
                                                     {"exceeded", report.exceeded}}
@@ -66,7 +67,7 @@ void write_diff_json(const DiffReport& report, Io& io) {
                            {"offers_removed", d.offers_removed.size()},
                            {"price_changes", d.price_changes.size()},
                            {"spec_changes", d.spec_changes.size()},
-                           {"provenance_changes", d.provenance_changes}};
+                           {"provenance_changes", d.provenance_changes.size()}};
     document["gpus_added"] = d.gpus_added;
     document["gpus_removed"] = d.gpus_removed;
     document["instances_added"] = keys_json(d.instances_added);

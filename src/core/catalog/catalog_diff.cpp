@@ -147,7 +147,7 @@ void diff_row(const DiffKey& offer, const PriceRow& a, const PriceRow& b, Catalo
     const Provenance& q = b.provenance;
     if (p.source != q.source || p.as_of != q.as_of || p.confidence != q.confidence ||
         p.notes != q.notes) {
-        ++out.provenance_changes;
+        out.provenance_changes.push_back(offer);
     }
 }
 
@@ -221,6 +221,7 @@ CatalogDiff diff(const Catalog& old_catalog, const Catalog& new_catalog) {
     std::stable_sort(out.price_changes.begin(), out.price_changes.end(), before);
     std::sort(out.offers_added.begin(), out.offers_added.end());
     std::sort(out.offers_removed.begin(), out.offers_removed.end());
+    std::sort(out.provenance_changes.begin(), out.provenance_changes.end());
     return out;
 }
 

@@ -34,7 +34,7 @@ TEST_CASE("a catalog's diff with itself is empty") {
     CHECK(d.spec_changes.empty());
     CHECK(d.instances_added.empty());
     CHECK(d.offers_removed.empty());
-    CHECK(d.provenance_changes == 0);
+    CHECK(d.provenance_changes.empty());
 }
 
 TEST_CASE("diff: instance types and offers added and removed") {
@@ -83,5 +83,8 @@ TEST_CASE("diff: spec changes of instance types and GPUs, provenance counted apa
     CHECK(d.spec_changes[1].kind == "instance");
     CHECK(d.spec_changes[1].field == "network_gbps");
     CHECK(d.spec_changes[1].new_value == "800");
-    CHECK(d.provenance_changes == 3); // big.8x's two rows (the provider's source) and mid.2x's
+    // big.8x's two rows (the provider's source changed) and mid.2x's (its own)
+    CHECK(d.provenance_changes == std::vector<DiffKey>{{"testcloud", "big.8x", "eu-west-1"},
+                                                       {"testcloud", "big.8x", "us-east-1"},
+                                                       {"testcloud", "mid.2x", "us-east-1"}});
 }
