@@ -1,0 +1,66 @@
+// gpuadvisor catalog import FORMAT FILE...: price data in another format -> a catalog overlay.
+// A format is one function (files -> price entries + diagnostics); writing the overlay is shared.
+#pragma once
+
+#include "gpuadvisor/catalog.hpp"
+#include "gpuadvisor/diagnostic.hpp"
+#include "gpuadvisor/fx.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuadvisor::cli {
+
+// One price of one instance type in one region and plan, as a format read it. `provider` and
+// `instance` are the catalog's own ids (the importer resolved them).
+struct ImportedPrice {
+    std::string provider;
+    std::string instance;
+    std::string region;
+    Plan plan = Plan::on_demand;
+    std::int64_t micros = 0;
+    std::string currency;
+    Date as_of;
+    std::string source;
+    std::string notes;
+    Confidence confidence = Confidence::high;
+    SourcePos pos; // where the entry starts (a sheet's row), for the overlay's diagnostics
+};
+
+struct ImportResult {
+    std::vector<ImportedPrice> prices;
+    Diagnostics diagnostics;
+};
+
+// What a format reads against: the active catalog (instance types must be in it), the day
+// (prices may not be dated after it) and the rates (for the absurd-price bound).
+struct ImportContext {
+    const Catalog& catalog;
+    Date today;
+    const FxTable& fx;
+};
+
+using Importer =
+    std::function<ImportResult(const std::vector<std::string>& files, const ImportContext&)>;
+
+// The price-sheet CSV (docs/cli.md, "catalog import"): import_sheet.cpp.
+ImportResult import_sheet(const std::vector<std::string>& files, const ImportContext& context);
+
+// One overlay file: a provider's instance types with their imported price rows.
+struct Overlay {
+    std::string provider;
+    std::string yaml;
+    // For each YAML line that starts a price row, the entry it came from (1-based line -> pos).
+    std::vector<std::pair<std::uint32_t, SourcePos>> row_origins;
+};
+
+// The prices grouped into one overlay per provider (sorted by provider, instance, region); rows
+// of one (instance, region) that disagree on currency, as_of, source or confidence are errors.
+std::vector<Overlay> write_overlays(const std::vector<ImportedPrice>& prices,
+                                    const Catalog& catalog,
+                                    Diagnostics& diagnostics);
+
+} // namespace gpuadvisor::cli

@@ -1,0 +1,182 @@
+// gpuadvisor catalog import FORMAT FILE... [--output-file PATH | --output-dir DIR]
+#include "app.hpp"
+#include "catalog_import.hpp"
+#include "catalog_options.hpp"
+#include "exit_status.hpp"
+#include "gpuadvisor/catalog_io.hpp"
+#include "output.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <ostream>
+#include <span>
+
+namespace gpuadvisor::cli {
+
+namespace {
+
+// The formats: each one function from files to prices (catalog_import.hpp).
+const std::map<std::string, Importer>& formats() {
+    static const std::map<std::string, Importer> table{{"sheet", import_sheet}};
+    return table;
+}
+
+struct Options {
+    std::string format;
+    std::vector<std::string> files;
+    std::string output_file;
+    std::string output_dir;
+};
+
+// The overlay read as `catalog validate` reads it, over the active catalog: its diagnostics,
+// a price row's moved to the entry the row came from.
+void check_overlay(const Overlay& overlay, const Catalog& catalog, Date today, Diagnostics& out) {
+    const NamedText text{fmt::format("{} overlay", overlay.provider), overlay.yaml};
+    CheckOptions checks;
+    checks.today = today;
+    const CatalogLoad load = load_catalog_texts(std::span(&text, 1), checks, {}, &catalog);
+    for (Diagnostic diagnostic : load.diagnostics.items()) {
+        for (const auto& [line, origin] : overlay.row_origins) {
+            if (diagnostic.pos.file == text.name && diagnostic.pos.line == line) {
+                diagnostic.pos = origin;
+                diagnostic.message = "in the overlay, " + diagnostic.message;
+            }
+        }
+        out.add(std::move(diagnostic));
+    }
+}
+
+bool write_file(const std::string& path, const std::string& text, Diagnostics& out) {
+    std::ofstream file(path, std::ios::binary | std::ios::trunc);
+    file << text;
+    file.close();
+    if (!file) {
+        out.error({path, 0, 0}, "io", "cannot write the file", "check the folder exists");
+        return false;
+    }
+    return true;
+}
+
+int write_overlays_out(const Options& options, const std::vector<Overlay>& overlays, Io& io) {
+    Diagnostics failed;
+    std::vector<std::string> written;
+    if (!options.output_dir.empty()) {
+        for (const Overlay& overlay : overlays) {
+            const std::string path =
+                (std::filesystem::path(options.output_dir) / (overlay.provider + ".yaml")).string();
+            if (!write_file(path, overlay.yaml, failed)) {
+                return fail("catalog import", failed, k_exit_input, io);
+            }
+            written.push_back(path);
+        }
+    } else if (!options.output_file.empty()) {
+        if (!write_file(options.output_file, overlays[0].yaml, failed)) {
+            return fail("catalog import", failed, k_exit_input, io);
+        }
+        written.push_back(options.output_file);
+    } else {
+        io.out << overlays[0].yaml;
+    }
+    if (!written.empty() && !io.quiet) {
+        io.err << fmt::format("gpuadvisor: wrote {}\n", fmt::join(written, ", "));
+    }
+    return k_exit_ok;
+}
+
+int run(const Options& options, const GlobalOptions& global, Io& io) {
+    if (io.format != OutputFormat::table) { // the output is YAML: -o has nothing to choose
+        Io plain = io;
+        plain.format = OutputFormat::table;
+        return fail("catalog import",
+                    "usage",
+                    "-o: catalog import writes a catalog overlay in YAML, in no other format",
+                    "leave -o out; --output-file PATH writes the overlay to a file",
+                    k_exit_usage,
+                    plain);
+    }
+    const Catalog* catalog = load_active_catalog(global, "catalog import", io);
+    if (catalog == nullptr) {
+        return k_exit_input;
+    }
+    ImportResult result =
+        formats().at(options.format)(options.files, {*catalog, io.today, io.rates()});
+    std::vector<Overlay> overlays;
+    if (!result.diagnostics.has_errors()) {
+        overlays = write_overlays(result.prices, *catalog, result.diagnostics);
+    }
+    if (!result.diagnostics.has_errors() && overlays.empty()) {
+        result.diagnostics.error({options.files.back(), 0, 0},
+                                 "no-price",
+                                 "no price rows: the files hold a header only",
+                                 "add a row for each price");
+    }
+    if (!result.diagnostics.has_errors()) {
+        for (const Overlay& overlay : overlays) {
+            check_overlay(overlay, *catalog, io.today, result.diagnostics);
+        }
+    }
+    result.diagnostics.sort();
+    if (result.diagnostics.has_errors()) {
+        return fail("catalog import", result.diagnostics, k_exit_input, io);
+    }
+    print_diagnostics(result.diagnostics, io); // warnings and info: the overlay is written
+    if (overlays.size() > 1 && options.output_dir.empty()) {
+        std::vector<std::string> providers;
+        for (const Overlay& overlay : overlays) {
+            providers.push_back(overlay.provider);
+        }
+        return fail("catalog import",
+                    "several-providers",
+                    fmt::format("the prices are of {} providers ({}): an overlay is of one",
+                                providers.size(),
+                                fmt::join(providers, ", ")),
+                    "add --output-dir DIR to write one file a provider (DIR/<provider>.yaml)",
+                    k_exit_usage,
+                    io);
+    }
+    return write_overlays_out(options, overlays, io);
+}
+
+} // namespace
+
+void register_catalog_import(CLI::App& catalog, Registry registry) {
+    auto options = std::make_shared<Options>();
+    CLI::App* import = catalog.add_subcommand(
+        "import", "Turn a price list in another format into a catalog overlay (YAML)");
+    std::vector<std::string> names;
+    for (const auto& [name, importer] : formats()) {
+        names.push_back(name);
+    }
+    import->add_option("format", options->format, "The input's format: sheet (a price-sheet CSV)")
+        ->required()
+        ->check(one_of(names))
+        ->type_name(choices_type(names));
+    import->add_option("files", options->files, "The files to import")
+        ->required()
+        ->type_name("FILE...");
+    auto* file = import
+                     ->add_option("--output-file",
+                                  options->output_file,
+                                  "Write the overlay to this file (default: stdout)")
+                     ->type_name("PATH");
+    import
+        ->add_option("--output-dir",
+                     options->output_dir,
+                     "Write one overlay a provider, DIR/<provider>.yaml (a sheet of several)")
+        ->type_name("DIR")
+        ->excludes(file);
+    import->footer("Examples:\n  gpuadvisor catalog import sheet prices.csv > prices.yaml\n"
+                   "  gpuadvisor catalog import sheet quotes/*.csv --output-dir overlays/\n"
+                   "  gpuadvisor --catalog prices.yaml catalog show ecs.gn6i-c4g1.xlarge\n"
+                   "The sheet's columns: provider,instance,region,plan,price,currency,as_of,source"
+                   "[,notes][,confidence]\n(docs/cli.md, 'catalog import').");
+    registry.runners.push_back({import, [options, &global = registry.global](Io& io) {
+                                    return run(*options, global, io);
+                                }});
+}
+
+} // namespace gpuadvisor::cli

@@ -1,0 +1,267 @@
+#include "csv_reader.hpp"
+
+#include "gpuadvisor/input.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <sys/stat.h>
+
+namespace gpuadvisor::cli {
+
+namespace {
+
+// Length of the UTF-8 sequence at text[i] (1 to 4), or 0 when it is not valid UTF-8.
+std::size_t sequence_length(std::string_view text, std::size_t i) {
+    const auto byte = [&](std::size_t k) {
+        return static_cast<unsigned char>(text[k]);
+    };
+    const unsigned char lead = byte(i);
+    std::size_t length = 0;
+    unsigned char low = 0x80;
+    unsigned char high = 0xBF;
+    if (lead < 0x80) {
+        return 1;
+    } else if (lead >= 0xC2 && lead <= 0xDF) {
+        length = 2;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+        length = 3;
+        low = lead == 0xE0 ? 0xA0 : 0x80;
+        high = lead == 0xED ? 0x9F : 0xBF;
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+        length = 4;
+        low = lead == 0xF0 ? 0x90 : 0x80;
+        high = lead == 0xF4 ? 0x8F : 0xBF;
+    } else {
+        return 0;
+    }
+    if (i + length > text.size() || byte(i + 1) < low || byte(i + 1) > high) {
+        return 0;
+    }
+    for (std::size_t k = 2; k < length; ++k) {
+        if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) {
+            return 0;
+        }
+    }
+    return length;
+}
+
+class Reader {
+  public:
+    Reader(std::string_view file, std::string_view text, Diagnostics& out)
+        : m_file(file), m_text(text), m_out(out) {
+        if (m_text.starts_with("\xEF\xBB\xBF")) {
+            m_at = 3;
+        }
+    }
+
+    std::vector<CsvRecord> records() {
+        std::vector<CsvRecord> records;
+        while (!m_stop && m_at < m_text.size()) {
+            CsvRecord record = this->record();
+            const bool blank =
+                record.fields.size() == 1 && record.fields[0].text.empty() && !m_quoted_seen;
+            if (!m_bad && !blank) {
+                records.push_back(std::move(record));
+            }
+        }
+        return records;
+    }
+
+  private:
+    std::string_view m_file;
+    std::string_view m_text;
+    Diagnostics& m_out;
+    std::size_t m_at = 0;
+    std::uint32_t m_line = 1;
+    std::uint32_t m_column = 1;
+    bool m_stop = false;        // an error that ends the reading
+    bool m_bad = false;         // an error in the current record
+    bool m_quoted_seen = false; // the current record has a quoted field
+
+    void error(std::uint32_t line,
+               std::uint32_t column,
+               const char* code,
+               std::string message,
+               std::string hint) {
+        m_out.error({std::string(m_file), line, column}, code, std::move(message), std::move(hint));
+        m_bad = true;
+    }
+
+    // The next character's bytes (a line end is "\n" or "\r\n"); empty at the end or on an
+    // encoding error (reported; reading stops).
+    std::string_view next() {
+        if (m_at >= m_text.size()) {
+            return {};
+        }
+        const char c = m_text[m_at];
+        if (c == '\0' || (c == '\r' && (m_at + 1 >= m_text.size() || m_text[m_at + 1] != '\n'))) {
+            error(m_line,
+                  m_column,
+                  "encoding",
+                  c == '\0' ? "a NUL byte" : "a bare CR line end",
+                  "save the sheet as UTF-8 text with LF or CRLF line ends");
+            m_stop = true;
+            return {};
+        }
+        const std::size_t length = c == '\r' ? 2 : sequence_length(m_text, m_at);
+        if (length == 0) {
+            error(m_line, m_column, "encoding", "not UTF-8", "save the sheet as UTF-8 text");
+            m_stop = true;
+            return {};
+        }
+        const std::string_view got = m_text.substr(m_at, length);
+        m_at += length;
+        if (got == "\n" || got == "\r\n") {
+            ++m_line;
+            m_column = 1;
+            return "\n";
+        }
+        ++m_column;
+        return got;
+    }
+
+    std::string_view peek() const {
+        return m_at < m_text.size() ? m_text.substr(m_at, 1) : std::string_view();
+    }
+
+    // Skips to the end of the line (after an error in a record).
+    void skip_line() {
+        for (std::string_view c = next(); !c.empty() && c != "\n"; c = next()) {
+        }
+    }
+
+    CsvRecord record() {
+        m_bad = false;
+        m_quoted_seen = false;
+        CsvRecord record{{}, m_line};
+        while (true) {
+            CsvField field{{}, m_line, m_column};
+            const bool end = peek() == "\"" ? quoted(field) : plain(field);
+            record.fields.push_back(std::move(field));
+            if (end || m_bad || m_stop) {
+                if (m_bad && !m_stop && !end) {
+                    skip_line();
+                }
+                return record;
+            }
+        }
+    }
+
+    // Reads an unquoted field; true if the record ended after it.
+    bool plain(CsvField& field) {
+        for (std::string_view c = next(); !c.empty(); c = next()) {
+            if (c == "\n") {
+                return true;
+            }
+            if (c == ",") {
+                return false;
+            }
+            if (c == "\"") {
+                error(m_line,
+                      m_column - 1,
+                      "syntax",
+                      "a quote inside an unquoted field",
+                      "quote the whole field and double the quote: \"a \"\"b\"\" c\"");
+                return false;
+            }
+            field.text.append(c);
+        }
+        return true;
+    }
+
+    // Reads a quoted field; true if the record ended after it.
+    bool quoted(CsvField& field) {
+        m_quoted_seen = true;
+        next(); // the opening quote
+        while (true) {
+            const std::string_view c = next();
+            if (c.empty()) {
+                if (!m_stop) {
+                    error(field.line,
+                          field.column,
+                          "syntax",
+                          "the quoted field is not closed before the end of the file",
+                          "close it with a quote (a quote inside it is written \"\")");
+                    m_stop = true;
+                }
+                return true;
+            }
+            if (c != "\"") {
+                field.text.append(c);
+                continue;
+            }
+            if (peek() == "\"") {
+                next();
+                field.text.push_back('"');
+                continue;
+            }
+            const std::uint32_t line = m_line;
+            const std::uint32_t column = m_column;
+            const std::string_view after = next();
+            if (after.empty() || after == "\n") {
+                return true;
+            }
+            if (after == ",") {
+                return false;
+            }
+            error(line,
+                  column,
+                  "syntax",
+                  "text after the closing quote of a field",
+                  "put the whole field in quotes, a quote inside it doubled (\"\")");
+            return false;
+        }
+    }
+};
+
+} // namespace
+
+// The file's bytes within LoadLimits' size cap (as catalog files are read), or an `io` error.
+std::optional<std::string> read_capped_file(const std::string& path, Diagnostics& out) {
+    const SourcePos pos{path, 0, 0};
+    const std::size_t cap = LoadLimits{}.max_file_bytes;
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) {
+        out.error(pos, "io", "cannot read the file: it does not exist or is not a regular file");
+        return std::nullopt;
+    }
+    const auto too_big = [&] {
+        out.error(pos,
+                  "io",
+                  fmt::format("the file is larger than the limit of {} MiB", cap >> 20),
+                  "split the sheet into several files and name them all");
+    };
+    if (static_cast<std::uintmax_t>(info.st_size) > cap) {
+        too_big();
+        return std::nullopt;
+    }
+    std::FILE* file = std::fopen(path.c_str(), "rb");
+    if (file == nullptr) {
+        out.error(pos, "io", "cannot open the file for reading");
+        return std::nullopt;
+    }
+    std::string bytes;
+    char buffer[1 << 16];
+    std::size_t got = 0;
+    while (bytes.size() <= cap && (got = std::fread(buffer, 1, sizeof buffer, file)) > 0) {
+        bytes.append(buffer, got);
+    }
+    const bool failed = std::ferror(file) != 0;
+    std::fclose(file);
+    if (failed) {
+        out.error(pos, "io", "reading the file failed");
+        return std::nullopt;
+    }
+    if (bytes.size() > cap) { // it grew since stat
+        too_big();
+        return std::nullopt;
+    }
+    return bytes;
+}
+
+std::vector<CsvRecord> read_csv(std::string_view file, std::string_view text, Diagnostics& out) {
+    return Reader(file, text, out).records();
+}
+
+} // namespace gpuadvisor::cli

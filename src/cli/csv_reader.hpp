@@ -1,0 +1,35 @@
+// RFC 4180 CSV: quoted fields, "" escapes, CRLF or LF line ends, a UTF-8 BOM tolerated.
+#pragma once
+
+#include "gpuadvisor/diagnostic.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuadvisor::cli {
+
+struct CsvField {
+    std::string text;
+    std::uint32_t line = 0;
+    std::uint32_t column = 0; // 1-based, in characters (code points), of the field's start
+};
+
+struct CsvRecord {
+    std::vector<CsvField> fields;
+    std::uint32_t line = 0;
+};
+
+// The records of `text` (blank lines left out). Malformed UTF-8, a NUL or a bare CR, an
+// unterminated quote, a quote inside an unquoted field or text after a closing quote is an
+// error at its place (code `encoding` or `syntax`); the record with it is left out, and an
+// encoding error or an unterminated quote ends the reading.
+// The file's bytes, within LoadLimits' size cap as catalog files are read; else nullopt after
+// an `io` error (it cannot be read, is not a regular file, is over the cap).
+std::optional<std::string> read_capped_file(const std::string& path, Diagnostics& out);
+
+std::vector<CsvRecord> read_csv(std::string_view file, std::string_view text, Diagnostics& out);
+
+} // namespace gpuadvisor::cli

@@ -1,0 +1,388 @@
+// The price-sheet CSV importer: provider, instance, region, plan, price, currency, as_of,
+// source, notes, confidence (docs/cli.md, "catalog import").
+#include "../core/util/currency_codes.hpp"
+#include "catalog_import.hpp"
+#include "csv_reader.hpp"
+#include "gpuadvisor/pricing.hpp"
+#include "gpuadvisor/spelling.hpp"
+#include "gpuadvisor/units.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <map>
+#include <optional>
+#include <tuple>
+
+namespace gpuadvisor::cli {
+
+namespace {
+
+constexpr std::array<std::string_view, 10> k_columns{"provider",
+                                                     "instance",
+                                                     "region",
+                                                     "plan",
+                                                     "price",
+                                                     "currency",
+                                                     "as_of",
+                                                     "source",
+                                                     "notes",
+                                                     "confidence"};
+constexpr std::size_t k_required = 8; // the first eight
+// The absurd-price bound, in USD where the currency has a rate: per hour, and per month.
+constexpr std::int64_t k_max_hourly_usd_micros = 10'000LL * 1'000'000;
+constexpr std::int64_t k_max_monthly_usd_micros = 10'000LL * 730 * 1'000'000;
+
+bool is_id(std::string_view text) {
+    if (text.empty() || text.size() > 128) {
+        return false;
+    }
+    for (const char c : text) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                        (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-' || c == '+' ||
+                        c == '/';
+        if (!ok) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool is_text(std::string_view text) {
+    for (const char c : text) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
+            return false;
+        }
+    }
+    return text.size() <= 4096;
+}
+
+// One file's rows against the header's columns.
+class Sheet {
+  public:
+    Sheet(const std::string& file, const ImportContext& context, ImportResult& result)
+        : m_file(file), m_context(context), m_result(result) {}
+
+    void read(const std::vector<CsvRecord>& records) {
+        if (records.empty()) {
+            error({m_file, 1, 1},
+                  "missing-field",
+                  "the sheet has no header row",
+                  fmt::format("start it with the header: {}", fmt::join(k_columns, ",")));
+            return;
+        }
+        if (!header(records[0])) {
+            return;
+        }
+        for (std::size_t i = 1; i < records.size(); ++i) {
+            row(records[i]);
+        }
+    }
+
+  private:
+    const std::string& m_file;
+    const ImportContext& m_context;
+    ImportResult& m_result;
+    std::array<std::optional<std::size_t>, k_columns.size()> m_index; // column -> field number
+    std::size_t m_width = 0;
+    std::map<std::tuple<std::string, std::string, std::string, Plan>, std::uint32_t> m_seen;
+    const CsvRecord* m_record = nullptr;
+    bool m_row_ok = true;
+
+    void error(SourcePos pos, const char* code, std::string message, std::string hint) {
+        m_result.diagnostics.error(pos, code, std::move(message), std::move(hint));
+        m_row_ok = false;
+    }
+
+    bool header(const CsvRecord& record) {
+        const std::vector<std::string> known(k_columns.begin(), k_columns.end());
+        bool ok = true;
+        for (std::size_t i = 0; i < record.fields.size(); ++i) {
+            const CsvField& field = record.fields[i];
+            const SourcePos pos{m_file, field.line, field.column};
+            const auto found = std::find(k_columns.begin(), k_columns.end(), field.text);
+            if (found == k_columns.end()) {
+                const std::string hint = did_you_mean(nearest_names(field.text, known));
+                error(pos,
+                      "unknown-field",
+                      fmt::format("header: unknown column '{}'", field.text),
+                      hint.empty() ? fmt::format("the columns are {}", fmt::join(k_columns, ", "))
+                                   : hint);
+                ok = false;
+            } else if (auto& index = m_index[static_cast<std::size_t>(found - k_columns.begin())]) {
+                error(pos,
+                      "duplicate-key",
+                      fmt::format("header: column '{}' twice", field.text),
+                      fmt::format("the first is column {}", record.fields[*index].column));
+                ok = false;
+            } else {
+                index = i;
+            }
+        }
+        for (std::size_t c = 0; c < k_required; ++c) {
+            if (!m_index[c]) {
+                error({m_file, record.line, 1},
+                      "missing-field",
+                      fmt::format("header: no column '{}'", k_columns[c]),
+                      fmt::format(
+                          "the required columns are {}",
+                          fmt::join(k_columns.begin(), k_columns.begin() + k_required, ", ")));
+                ok = false;
+            }
+        }
+        m_width = record.fields.size();
+        return ok;
+    }
+
+    // The field of a column, or nullptr for an optional column the header does not have.
+    const CsvField* field(std::size_t column) const {
+        return m_index[column] ? &m_record->fields[*m_index[column]] : nullptr;
+    }
+    SourcePos pos(const CsvField& field) const { return {m_file, field.line, field.column}; }
+
+    // The column's text, checked as non-empty text (an error names the column).
+    std::optional<std::string> text(std::size_t column, bool required) {
+        const CsvField* f = field(column);
+        if (f == nullptr || (f->text.empty() && !required)) {
+            return std::string();
+        }
+        if (f->text.empty()) {
+            error(pos(*f),
+                  "missing-field",
+                  fmt::format("{}: empty", k_columns[column]),
+                  "every row gives provider, instance, region, plan, price, currency, as_of "
+                  "and source");
+            return std::nullopt;
+        }
+        if (!is_text(f->text)) {
+            error(pos(*f),
+                  "bad-value",
+                  fmt::format("{}: a control character (a line break, a tab) or over 4096 bytes",
+                              k_columns[column]),
+                  "write the text on one line, without tabs");
+            return std::nullopt;
+        }
+        return f->text;
+    }
+
+    void row(const CsvRecord& record);
+    const InstanceType* instance(const std::string& provider, const CsvField& f);
+    std::optional<std::int64_t> price(const CsvField& f, Plan plan, const std::string& currency);
+};
+
+const InstanceType* Sheet::instance(const std::string& provider, const CsvField& f) {
+    const auto matches = m_context.catalog.match_instances(f.text);
+    for (const InstanceType* each : matches) {
+        if (each->provider == provider) {
+            return each;
+        }
+    }
+    if (!matches.empty()) {
+        error(pos(f),
+              "unknown-reference",
+              fmt::format("instance: '{}' is an instance type of {}, not of {}",
+                          f.text,
+                          matches[0]->provider,
+                          provider),
+              fmt::format("set provider to {}, or name an instance type of {}",
+                          matches[0]->provider,
+                          provider));
+        return nullptr;
+    }
+    const std::string hint = did_you_mean(m_context.catalog.instance_names_near(f.text));
+    error(pos(f),
+          "unknown-reference",
+          fmt::format("instance: no {} instance type is called '{}'", provider, f.text),
+          hint.empty() ? "import prices of instance types the catalog has (see 'gpuadvisor "
+                         "catalog list instances'); add new ones with --catalog first"
+                       : hint);
+    return nullptr;
+}
+
+std::optional<std::int64_t>
+Sheet::price(const CsvField& f, Plan plan, const std::string& currency) {
+    const auto micros = parse_money_micros(f.text);
+    const bool negative = f.text.starts_with('-') && parse_strict_number(f.text);
+    if (negative || (micros && *micros == 0)) {
+        error(pos(f),
+              "out-of-range",
+              fmt::format("price: {} is not above 0", f.text),
+              "leave a plan that is not sold out of the sheet");
+        return std::nullopt;
+    }
+    if (!micros) {
+        error(pos(f),
+              "bad-number",
+              fmt::format("price: '{}' is not a price", f.text),
+              "a plain decimal such as 32.7726: no currency sign, unit, thousands separator "
+              "or exponent");
+        return std::nullopt;
+    }
+    const bool monthly = plan == Plan::subscription_monthly;
+    const auto usd =
+        currency.empty() ? std::nullopt : m_context.fx.convert(*micros, currency, "USD");
+    if (usd && *usd > (monthly ? k_max_monthly_usd_micros : k_max_hourly_usd_micros)) {
+        error(pos(f),
+              "out-of-range",
+              fmt::format("price: {} {} is over {} USD a{} instance",
+                          f.text,
+                          currency,
+                          monthly ? "7,300,000" : "10,000",
+                          monthly ? " month an" : "n hour an"),
+              monthly ? "a subscription price is per instance-month"
+                      : "a price is per instance-hour (subscription: per month)");
+        return std::nullopt;
+    }
+    return micros;
+}
+
+void Sheet::row(const CsvRecord& record) {
+    m_record = &record;
+    m_row_ok = true;
+    if (record.fields.size() != m_width) {
+        error({m_file, record.line, 1},
+              "wrong-type",
+              fmt::format("row: {} field(s), the header has {}", record.fields.size(), m_width),
+              "a comma inside a value needs the value in quotes: \"a, b\"");
+        return;
+    }
+    ImportedPrice entry;
+    entry.pos = {m_file, record.line, 1};
+    const auto provider = text(0, true);
+    const auto region = text(2, true);
+    const auto plan_text = text(3, true);
+    const auto currency = text(5, true);
+    const auto as_of = text(6, true);
+    const auto source = text(7, true);
+    const auto notes = text(8, false);
+    const auto confidence = text(9, false);
+    const Provider* known = nullptr;
+    if (provider) {
+        known = m_context.catalog.find_provider(*provider);
+        if (known == nullptr) {
+            std::vector<std::string> ids;
+            for (const Provider& each : m_context.catalog.providers()) {
+                ids.push_back(each.id);
+            }
+            const std::string hint = did_you_mean(nearest_names(*provider, ids));
+            error(pos(*field(0)),
+                  "unknown-reference",
+                  fmt::format("provider: no provider is called '{}'", *provider),
+                  hint.empty() ? fmt::format("the providers are {}", fmt::join(ids, ", ")) : hint);
+        }
+    }
+    const InstanceType* type = nullptr;
+    if (field(1)->text.empty()) {
+        error(pos(*field(1)), "missing-field", "instance: empty", "name the instance type");
+    } else if (known != nullptr) {
+        type = instance(known->id, *field(1));
+    }
+    if (region && !is_id(*region)) {
+        error(pos(*field(2)),
+              "bad-value",
+              fmt::format("region: '{}' is not a region id", *region),
+              "1-128 characters from A-Z a-z 0-9 . _ - + /");
+    } else if (region && known != nullptr && !known->regions.empty()) {
+        std::vector<std::string> ids;
+        for (const RegionInfo& each : known->regions) {
+            ids.push_back(each.id);
+        }
+        if (std::find(ids.begin(), ids.end(), *region) == ids.end()) {
+            const std::string hint = did_you_mean(nearest_names(*region, ids));
+            error(pos(*field(2)),
+                  "unknown-region",
+                  fmt::format("region: {} has no region '{}'", known->id, *region),
+                  hint.empty() ? "see 'gpuadvisor catalog list regions'" : hint);
+        }
+    }
+    const std::optional<Plan> parsed = plan_text ? parse_plan(*plan_text) : std::nullopt;
+    const bool plan = parsed.has_value();
+    const Plan chosen = parsed.value_or(Plan::on_demand);
+    if (plan_text && !plan) {
+        std::vector<std::string> names;
+        for (const auto& each : k_plan_names) {
+            names.emplace_back(each.name);
+        }
+        const std::string hint = did_you_mean(nearest_names(*plan_text, names));
+        error(pos(*field(3)),
+              "bad-value",
+              fmt::format("plan: '{}' is not a plan", *plan_text),
+              hint.empty() ? fmt::format("one of {}", fmt::join(names, ", ")) : hint);
+    }
+    if (currency && !is_iso4217_code(*currency)) {
+        const std::string_view meant = iso4217_code_meant(*currency);
+        error(pos(*field(5)),
+              "bad-value",
+              fmt::format("currency: '{}' is not an ISO 4217 code", *currency),
+              meant.empty() ? "three capitals: USD, CNY, EUR..."
+                            : fmt::format("did you mean '{}'?", meant));
+    }
+    const auto date = as_of ? parse_date(*as_of) : std::nullopt;
+    if (as_of && !date) {
+        error(pos(*field(6)),
+              "bad-value",
+              fmt::format("as_of: '{}' is not a date", *as_of),
+              "YYYY-MM-DD, e.g. 2026-11-01");
+    } else if (date && m_context.today < *date) {
+        error(pos(*field(6)),
+              "out-of-range",
+              fmt::format("as_of: {} is after today ({})", *as_of, format_date(m_context.today)),
+              "the date the price list was published or quoted");
+    }
+    std::optional<Confidence> sure = Confidence::high;
+    if (confidence && !confidence->empty()) {
+        sure = parse_confidence(*confidence);
+        if (!sure) {
+            error(pos(*field(9)),
+                  "bad-value",
+                  fmt::format("confidence: '{}' is not high, medium or low", *confidence),
+                  "leave it empty for high");
+        }
+    }
+    std::optional<std::int64_t> micros;
+    if (field(4)->text.empty()) {
+        error(pos(*field(4)), "missing-field", "price: empty", "leave an unsold plan's row out");
+    } else if (plan) {
+        micros = price(*field(4), chosen, currency.value_or(std::string()));
+    }
+    if (!m_row_ok || type == nullptr || !plan || !micros || !date || !sure) {
+        return;
+    }
+    const auto key = std::make_tuple(type->provider, type->id, *region, chosen);
+    const auto [first, fresh] = m_seen.emplace(key, record.line);
+    if (!fresh) {
+        error({m_file, record.line, 1},
+              "duplicate-id",
+              fmt::format("row: {} {} {} {} again", type->provider, type->id, *region, *plan_text),
+              fmt::format("the first is line {}; keep one of them", first->second));
+        return;
+    }
+    entry.provider = type->provider;
+    entry.instance = type->id;
+    entry.region = *region;
+    entry.plan = chosen;
+    entry.micros = *micros;
+    entry.currency = *currency;
+    entry.as_of = *date;
+    entry.source = *source;
+    entry.notes = *notes;
+    entry.confidence = *sure;
+    m_result.prices.push_back(std::move(entry));
+}
+
+} // namespace
+
+ImportResult import_sheet(const std::vector<std::string>& files, const ImportContext& context) {
+    ImportResult result;
+    for (const std::string& file : files) {
+        const auto text = read_capped_file(file, result.diagnostics);
+        if (!text) {
+            continue;
+        }
+        const auto records = read_csv(file, *text, result.diagnostics);
+        Sheet(file, context, result).read(records);
+    }
+    return result;
+}
+
+} // namespace gpuadvisor::cli
