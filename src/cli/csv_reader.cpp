@@ -55,17 +55,15 @@ class Reader {
         }
     }
 
-    std::vector<CsvRecord> records() {
-        std::vector<CsvRecord> records;
+    void records(const std::function<bool(const CsvRecord&)>& each) {
         while (!m_stop && m_at < m_text.size()) {
-            CsvRecord record = this->record();
+            const CsvRecord record = this->record();
             const bool blank =
                 record.fields.size() == 1 && record.fields[0].text.empty() && !m_quoted_seen;
-            if (!m_bad && !blank) {
-                records.push_back(std::move(record));
+            if (!m_bad && !blank && !each(record)) {
+                return;
             }
         }
-        return records;
     }
 
   private:
@@ -260,8 +258,11 @@ std::optional<std::string> read_capped_file(const std::string& path, Diagnostics
     return bytes;
 }
 
-std::vector<CsvRecord> read_csv(std::string_view file, std::string_view text, Diagnostics& out) {
-    return Reader(file, text, out).records();
+void read_csv(std::string_view file,
+              std::string_view text,
+              Diagnostics& out,
+              const std::function<bool(const CsvRecord&)>& each) {
+    Reader(file, text, out).records(each);
 }
 
 } // namespace gpuadvisor::cli

@@ -29,6 +29,8 @@ constexpr std::array<std::string_view, 10> k_columns{"provider",
                                                      "notes",
                                                      "confidence"};
 constexpr std::size_t k_required = 8; // the first eight
+// Errors after which a file is read no further (Diagnostics would keep counting, slowly).
+constexpr std::size_t k_max_errors = 1000;
 // The absurd-price bound, in USD where the currency has a rate: per hour, and per month.
 constexpr std::int64_t k_max_hourly_usd_micros = 10'000LL * 1'000'000;
 constexpr std::int64_t k_max_monthly_usd_micros = 10'000LL * 730 * 1'000'000;
@@ -63,19 +65,30 @@ class Sheet {
     Sheet(const std::string& file, const ImportContext& context, ImportResult& result)
         : m_file(file), m_context(context), m_result(result) {}
 
-    void read(const std::vector<CsvRecord>& records) {
-        if (records.empty()) {
+    // The header, then each row; false to stop reading (a bad header, too many errors).
+    bool take(const CsvRecord& record) {
+        if (m_width == 0) {
+            return header(record);
+        }
+        if (m_result.diagnostics.error_count() >= k_max_errors) {
+            error(
+                {m_file, record.line, 1},
+                "limit",
+                fmt::format("more than {} errors: the rest of the file is not read", k_max_errors),
+                "fix these and import again");
+            return false;
+        }
+        row(record);
+        return true;
+    }
+
+    // After the last record: a file without a header is an error.
+    void finish() {
+        if (m_width == 0 && m_result.diagnostics.error_count() == m_errors_before) {
             error({m_file, 1, 1},
                   "missing-field",
                   "the sheet has no header row",
                   fmt::format("start it with the header: {}", fmt::join(k_columns, ",")));
-            return;
-        }
-        if (!header(records[0])) {
-            return;
-        }
-        for (std::size_t i = 1; i < records.size(); ++i) {
-            row(records[i]);
         }
     }
 
@@ -84,7 +97,8 @@ class Sheet {
     const ImportContext& m_context;
     ImportResult& m_result;
     std::array<std::optional<std::size_t>, k_columns.size()> m_index; // column -> field number
-    std::size_t m_width = 0;
+    std::size_t m_width = 0; // fields of the header; 0 before it
+    std::size_t m_errors_before = m_result.diagnostics.error_count();
     std::map<std::tuple<std::string, std::string, std::string, Plan>, std::uint32_t> m_seen;
     const CsvRecord* m_record = nullptr;
     bool m_row_ok = true;
@@ -379,8 +393,10 @@ ImportResult import_sheet(const std::vector<std::string>& files, const ImportCon
         if (!text) {
             continue;
         }
-        const auto records = read_csv(file, *text, result.diagnostics);
-        Sheet(file, context, result).read(records);
+        Sheet sheet(file, context, result);
+        read_csv(
+            file, *text, result.diagnostics, [&](const CsvRecord& r) { return sheet.take(r); });
+        sheet.finish();
     }
     return result;
 }

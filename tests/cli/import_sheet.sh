@@ -45,6 +45,17 @@ refuses_a_gigabyte() {
   [ "$status" -eq 3 ] && grep -q "larger than the limit of 64 MiB" "$tmp/huge.out" &&
     [ $(((end - start) / 1000000)) -lt 5000 ]
 }
+stops_after_1000_errors() {
+  local status
+  {
+    echo "provider,instance,region,plan,price,currency,as_of,source"
+    for _ in $(seq 3000); do
+      echo "alibaba,ecs.gn6i-c4g1.xlarge,cn-shanghai,on-demand,10.99,CNY,2026-11-20,Quote"
+    done
+  } >"$tmp/many.csv"
+  "$bin" catalog import sheet "$tmp/many.csv" >"$tmp/many.out" 2>"$tmp/many.err"; status=$?
+  [ "$status" -eq 3 ] && [ ! -s "$tmp/many.out" ] && grep -q "^\.\.\. and 901 more$" "$tmp/many.err"
+}
 same_output_twice() {
   "$bin" catalog import sheet "$sheets/good.csv" >"$tmp/a" 2>/dev/null &&
     "$bin" catalog import sheet "$sheets/good.csv" >"$tmp/b" 2>/dev/null && cmp -s "$tmp/a" "$tmp/b"
@@ -56,5 +67,6 @@ check "loaded with --catalog, the overlay changes catalog show's prices" changes
 check "--output-dir: one overlay a provider, each valid" one_file_a_provider
 check "several providers without --output-dir: exit 2 naming it" several_providers_need_a_dir
 check "a 1 GB sheet is refused by the size cap, in under 5 s" refuses_a_gigabyte
+check "a sheet of 2999 duplicates: 1000 errors, then a limit error, nothing written" stops_after_1000_errors
 check "the same sheet gives the same bytes" same_output_twice
 checks_done
