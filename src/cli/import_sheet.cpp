@@ -1,11 +1,9 @@
 // The price-sheet CSV importer: provider, instance, region, plan, price, currency, as_of,
 // source, notes, confidence (docs/cli.md, "catalog import").
-#include "../core/util/currency_codes.hpp"
 #include "catalog_import.hpp"
 #include "csv_reader.hpp"
-#include "gpuadvisor/pricing.hpp"
 #include "gpuadvisor/spelling.hpp"
-#include "gpuadvisor/units.hpp"
+#include "sheet_values.hpp"
 
 #include <fmt/format.h>
 
@@ -31,25 +29,6 @@ constexpr std::array<std::string_view, 10> k_columns{"provider",
 constexpr std::size_t k_required = 8; // the first eight
 // Errors after which a file is read no further (Diagnostics would keep counting, slowly).
 constexpr std::size_t k_max_errors = 1000;
-// The absurd-price bound, in USD where the currency has a rate: per hour, and per month.
-constexpr std::int64_t k_max_hourly_usd_micros = 10'000LL * 1'000'000;
-constexpr std::int64_t k_max_monthly_usd_micros = 10'000LL * 730 * 1'000'000;
-
-bool is_id(std::string_view text) {
-    if (text.empty() || text.size() > 128) {
-        return false;
-    }
-    for (const char c : text) {
-        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                        (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-' || c == '+' ||
-                        c == '/';
-        if (!ok) {
-            return false;
-        }
-    }
-    return true;
-}
-
 bool is_text(std::string_view text) {
     for (const char c : text) {
         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
@@ -181,7 +160,6 @@ class Sheet {
 
     void row(const CsvRecord& record);
     const InstanceType* instance(const std::string& provider, const CsvField& f);
-    std::optional<std::int64_t> price(const CsvField& f, Plan plan, const std::string& currency);
 };
 
 const InstanceType* Sheet::instance(const std::string& provider, const CsvField& f) {
@@ -213,43 +191,6 @@ const InstanceType* Sheet::instance(const std::string& provider, const CsvField&
     return nullptr;
 }
 
-std::optional<std::int64_t>
-Sheet::price(const CsvField& f, Plan plan, const std::string& currency) {
-    const auto micros = parse_money_micros(f.text);
-    const bool negative = f.text.starts_with('-') && parse_strict_number(f.text);
-    if (negative || (micros && *micros == 0)) {
-        error(pos(f),
-              "out-of-range",
-              fmt::format("price: {} is not above 0", f.text),
-              "leave a plan that is not sold out of the sheet");
-        return std::nullopt;
-    }
-    if (!micros) {
-        error(pos(f),
-              "bad-number",
-              fmt::format("price: '{}' is not a price", f.text),
-              "a plain decimal such as 32.7726: no currency sign, unit, thousands separator "
-              "or exponent");
-        return std::nullopt;
-    }
-    const bool monthly = plan == Plan::subscription_monthly;
-    const auto usd =
-        currency.empty() ? std::nullopt : m_context.fx.convert(*micros, currency, "USD");
-    if (usd && *usd > (monthly ? k_max_monthly_usd_micros : k_max_hourly_usd_micros)) {
-        error(pos(f),
-              "out-of-range",
-              fmt::format("price: {} {} is over {} USD a{} instance",
-                          f.text,
-                          currency,
-                          monthly ? "7,300,000" : "10,000",
-                          monthly ? " month an" : "n hour an"),
-              monthly ? "a subscription price is per instance-month"
-                      : "a price is per instance-hour (subscription: per month)");
-        return std::nullopt;
-    }
-    return micros;
-}
-
 void Sheet::row(const CsvRecord& record) {
     m_record = &record;
     m_row_ok = true;
@@ -270,20 +211,19 @@ void Sheet::row(const CsvRecord& record) {
     const auto source = text(7, true);
     const auto notes = text(8, false);
     const auto confidence = text(9, false);
+    // A problem of the value of `column`, at its field.
+    const auto report = [&](std::size_t column, SheetCheck problem) {
+        if (problem) {
+            error(pos(*field(column)),
+                  problem->code,
+                  std::move(problem->message),
+                  std::move(problem->hint));
+        }
+        return !problem;
+    };
     const Provider* known = nullptr;
     if (provider) {
-        known = m_context.catalog.find_provider(*provider);
-        if (known == nullptr) {
-            std::vector<std::string> ids;
-            for (const Provider& each : m_context.catalog.providers()) {
-                ids.push_back(each.id);
-            }
-            const std::string hint = did_you_mean(nearest_names(*provider, ids));
-            error(pos(*field(0)),
-                  "unknown-reference",
-                  fmt::format("provider: no provider is called '{}'", *provider),
-                  hint.empty() ? fmt::format("the providers are {}", fmt::join(ids, ", ")) : hint);
-        }
+        report(0, check_provider(m_context.catalog, *provider, known));
     }
     const InstanceType* type = nullptr;
     if (field(1)->text.empty()) {
@@ -291,58 +231,16 @@ void Sheet::row(const CsvRecord& record) {
     } else if (known != nullptr) {
         type = instance(known->id, *field(1));
     }
-    if (region && !is_id(*region)) {
-        error(pos(*field(2)),
-              "bad-value",
-              fmt::format("region: '{}' is not a region id", *region),
-              "1-128 characters from A-Z a-z 0-9 . _ - + /");
-    } else if (region && known != nullptr && !known->regions.empty()) {
-        std::vector<std::string> ids;
-        for (const RegionInfo& each : known->regions) {
-            ids.push_back(each.id);
-        }
-        if (std::find(ids.begin(), ids.end(), *region) == ids.end()) {
-            const std::string hint = did_you_mean(nearest_names(*region, ids));
-            error(pos(*field(2)),
-                  "unknown-region",
-                  fmt::format("region: {} has no region '{}'", known->id, *region),
-                  hint.empty() ? "see 'gpuadvisor catalog list regions'" : hint);
-        }
+    if (region) {
+        report(2, check_region(*region, known));
     }
-    const std::optional<Plan> parsed = plan_text ? parse_plan(*plan_text) : std::nullopt;
-    const bool plan = parsed.has_value();
-    const Plan chosen = parsed.value_or(Plan::on_demand);
-    if (plan_text && !plan) {
-        std::vector<std::string> names;
-        for (const auto& each : k_plan_names) {
-            names.emplace_back(each.name);
-        }
-        const std::string hint = did_you_mean(nearest_names(*plan_text, names));
-        error(pos(*field(3)),
-              "bad-value",
-              fmt::format("plan: '{}' is not a plan", *plan_text),
-              hint.empty() ? fmt::format("one of {}", fmt::join(names, ", ")) : hint);
+    Plan chosen = Plan::on_demand;
+    const bool plan = plan_text && report(3, check_plan(*plan_text, chosen));
+    if (currency) {
+        report(5, check_currency(*currency));
     }
-    if (currency && !is_iso4217_code(*currency)) {
-        const std::string_view meant = iso4217_code_meant(*currency);
-        error(pos(*field(5)),
-              "bad-value",
-              fmt::format("currency: '{}' is not an ISO 4217 code", *currency),
-              meant.empty() ? "three capitals: USD, CNY, EUR..."
-                            : fmt::format("did you mean '{}'?", meant));
-    }
-    const auto date = as_of ? parse_date(*as_of) : std::nullopt;
-    if (as_of && !date) {
-        error(pos(*field(6)),
-              "bad-value",
-              fmt::format("as_of: '{}' is not a date", *as_of),
-              "YYYY-MM-DD, e.g. 2026-11-01");
-    } else if (date && m_context.today < *date) {
-        error(pos(*field(6)),
-              "out-of-range",
-              fmt::format("as_of: {} is after today ({})", *as_of, format_date(m_context.today)),
-              "the date the price list was published or quoted");
-    }
+    Date day{};
+    const bool date = as_of && report(6, check_as_of(*as_of, m_context.today, day));
     std::optional<Confidence> sure = Confidence::high;
     if (confidence && !confidence->empty()) {
         sure = parse_confidence(*confidence);
@@ -353,13 +251,13 @@ void Sheet::row(const CsvRecord& record) {
                   "leave it empty for high");
         }
     }
-    std::optional<std::int64_t> micros;
+    std::int64_t micros = 0;
     if (field(4)->text.empty()) {
         error(pos(*field(4)), "missing-field", "price: empty", "leave an unsold plan's row out");
     } else if (plan) {
-        micros = price(*field(4), chosen, currency.value_or(std::string()));
+        report(4, check_price(field(4)->text, chosen, currency.value_or(""), m_context.fx, micros));
     }
-    if (!m_row_ok || type == nullptr || !plan || !micros || !date || !sure) {
+    if (!m_row_ok || type == nullptr || !plan || !date || !sure) {
         return;
     }
     const auto key = std::make_tuple(type->provider, type->id, *region, chosen);
@@ -375,9 +273,9 @@ void Sheet::row(const CsvRecord& record) {
     entry.instance = type->id;
     entry.region = *region;
     entry.plan = chosen;
-    entry.micros = *micros;
+    entry.micros = micros;
     entry.currency = *currency;
-    entry.as_of = *date;
+    entry.as_of = day;
     entry.source = *source;
     entry.notes = *notes;
     entry.confidence = *sure;
