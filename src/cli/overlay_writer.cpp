@@ -155,7 +155,9 @@ std::vector<Overlay> write_overlays(const std::vector<ImportedPrice>& prices,
     std::unique_ptr<Writer> writer;
     std::string instance;
     for (const auto& [key, entries] : rows) {
-        const auto& [provider, id, region] = key;
+        // Plain names, not structured bindings: clang 14 does not capture those in a lambda.
+        const std::string& provider = std::get<0>(key);
+        const std::string& id = std::get<1>(key);
         if (overlays.empty() || overlays.back().provider != provider) {
             overlays.push_back({provider, {}, {}});
             writer = std::make_unique<Writer>(overlays.back());
