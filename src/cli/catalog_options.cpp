@@ -202,14 +202,18 @@ const InstanceType* resolve_instance(const Catalog& catalog,
     return nullptr;
 }
 
-std::optional<std::set<std::string>> check_providers(const Catalog& catalog,
+std::optional<std::set<std::string>> check_providers(std::initializer_list<const Catalog*> catalogs,
                                                      const std::vector<std::string>& names,
                                                      std::string_view command,
                                                      Io& io) {
     std::vector<std::string> known;
-    for (const Provider& provider : catalog.providers()) {
-        known.push_back(provider.id);
+    for (const Catalog* catalog : catalogs) {
+        for (const Provider& provider : catalog->providers()) {
+            known.push_back(provider.id);
+        }
     }
+    std::sort(known.begin(), known.end());
+    known.erase(std::unique(known.begin(), known.end()), known.end());
     std::set<std::string> result;
     for (const std::string& name : names) {
         if (std::find(known.begin(), known.end(), name) == known.end()) {

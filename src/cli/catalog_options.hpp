@@ -5,6 +5,7 @@
 #include "gpuadvisor/catalog_io.hpp"
 #include "io.hpp"
 
+#include <initializer_list>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -49,9 +50,9 @@ price_freshness_warnings(std::vector<const Provenance*> prices, Date today, int 
 // Comma-separated values of a repeatable flag: {"aws,gcp", "azure"} -> {aws, gcp, azure}.
 std::vector<std::string> split_list(const std::vector<std::string>& values);
 
-// The providers named, each checked against the catalog; nullopt after a usage error with
-// did-you-mean.
-std::optional<std::set<std::string>> check_providers(const Catalog& catalog,
+// The providers named, each one of `catalogs`' providers; nullopt after a
+// usage error naming the one that is not, with the nearest (exit k_exit_usage).
+std::optional<std::set<std::string>> check_providers(std::initializer_list<const Catalog*> catalogs,
                                                      const std::vector<std::string>& names,
                                                      std::string_view command,
                                                      Io& io);

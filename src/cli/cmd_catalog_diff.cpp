@@ -78,36 +78,6 @@ bool check_globals(const GlobalOptions& global, Io& io) {
     return false;
 }
 
-// The providers named, each known to OLD or NEW; nullopt after a usage error.
-std::optional<std::set<std::string>> check_diff_providers(const Catalog& a,
-                                                          const Catalog& b,
-                                                          const std::vector<std::string>& names,
-                                                          Io& io) {
-    std::vector<std::string> known;
-    for (const Catalog* catalog : {&a, &b}) {
-        for (const Provider& provider : catalog->providers()) {
-            known.push_back(provider.id);
-        }
-    }
-    std::sort(known.begin(), known.end());
-    known.erase(std::unique(known.begin(), known.end()), known.end());
-    std::set<std::string> result;
-    for (const std::string& name : names) {
-        if (!std::binary_search(known.begin(), known.end(), name)) {
-            const std::string hint = did_you_mean(nearest_names(name, known));
-            fail(k_command,
-                 "unknown-provider",
-                 fmt::format("--provider: neither catalog has a provider called '{}'", name),
-                 hint.empty() ? fmt::format("providers: {}", fmt::join(known, ", ")) : hint,
-                 k_exit_usage,
-                 io);
-            return std::nullopt;
-        }
-        result.insert(name);
-    }
-    return result;
-}
-
 // Keeps the instance types, offers and prices of these providers (GPUs are not a provider's).
 void keep_providers(CatalogDiff& diff, const std::set<std::string>& providers) {
     if (providers.empty()) {
@@ -173,8 +143,8 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
                               "'gpuadvisor catalog validate' shows them\n",
                               problems.warning_count());
     }
-    const auto providers = check_diff_providers(
-        *old_side.catalog, *new_side.catalog, split_list(options.providers), io);
+    const auto providers = check_providers(
+        {&*old_side.catalog, &*new_side.catalog}, split_list(options.providers), k_command, io);
     if (!providers) {
         return k_exit_usage;
     }

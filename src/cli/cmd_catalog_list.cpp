@@ -216,7 +216,7 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
         return k_exit_input;
     }
     Filter filter;
-    const auto providers = check_providers(*catalog, split_list(options.providers), command, io);
+    const auto providers = check_providers({&*catalog}, split_list(options.providers), command, io);
     const auto gpus = resolve_gpu_names(*catalog, split_list(options.gpus), command, io);
     if (!providers || !gpus) {
         return k_exit_usage;

@@ -83,7 +83,7 @@ active_rules(const Options& o, const Catalog& catalog, Diagnostics& warnings, Io
 std::optional<PlanConstraints>
 constraints(const Options& o, const Catalog& catalog, const GlobalOptions& global, Io& io) {
     PlanConstraints c;
-    const auto providers = check_providers(catalog, split_list(o.providers), "recommend", io);
+    const auto providers = check_providers({&catalog}, split_list(o.providers), "recommend", io);
     const auto gpus = resolve_gpu_names(catalog, split_list(o.gpus), "recommend", io);
     if (!providers || !gpus) {
         return std::nullopt;
