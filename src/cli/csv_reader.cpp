@@ -1,6 +1,7 @@
 #include "csv_reader.hpp"
 
 #include "gpuadvisor/input.hpp"
+#include "text.hpp"
 
 #include <fmt/format.h>
 
@@ -10,41 +11,6 @@
 namespace gpuadvisor::cli {
 
 namespace {
-
-// Length of the UTF-8 sequence at text[i] (1 to 4), or 0 when it is not valid UTF-8.
-std::size_t sequence_length(std::string_view text, std::size_t i) {
-    const auto byte = [&](std::size_t k) {
-        return static_cast<unsigned char>(text[k]);
-    };
-    const unsigned char lead = byte(i);
-    std::size_t length = 0;
-    unsigned char low = 0x80;
-    unsigned char high = 0xBF;
-    if (lead < 0x80) {
-        return 1;
-    } else if (lead >= 0xC2 && lead <= 0xDF) {
-        length = 2;
-    } else if (lead >= 0xE0 && lead <= 0xEF) {
-        length = 3;
-        low = lead == 0xE0 ? 0xA0 : 0x80;
-        high = lead == 0xED ? 0x9F : 0xBF;
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-        length = 4;
-        low = lead == 0xF0 ? 0x90 : 0x80;
-        high = lead == 0xF4 ? 0x8F : 0xBF;
-    } else {
-        return 0;
-    }
-    if (i + length > text.size() || byte(i + 1) < low || byte(i + 1) > high) {
-        return 0;
-    }
-    for (std::size_t k = 2; k < length; ++k) {
-        if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) {
-            return 0;
-        }
-    }
-    return length;
-}
 
 class Reader {
   public:
@@ -102,7 +68,7 @@ class Reader {
             m_stop = true;
             return {};
         }
-        const std::size_t length = c == '\r' ? 2 : sequence_length(m_text, m_at);
+        const std::size_t length = c == '\r' ? 2 : utf8_length(m_text, m_at);
         if (length == 0) {
             error(m_line, m_column, "encoding", "not UTF-8", "save the sheet as UTF-8 text");
             m_stop = true;

@@ -101,6 +101,12 @@ std::string terminal_safe(std::string_view text) {
     return safe;
 }
 
+std::size_t utf8_length(std::string_view text, std::size_t i) {
+    std::uint32_t code = 0;
+    const std::size_t length = decode(text, i, code);
+    return code == k_invalid ? 0 : length;
+}
+
 std::size_t display_width(std::string_view text) {
     std::size_t width = 0;
     for (std::size_t i = 0; i < text.size();) {

@@ -22,6 +22,9 @@ std::string terminal_safe(std::string_view text);
 
 // Display width in terminal columns (code points; wide East Asian characters count 2).
 std::size_t display_width(std::string_view text);
+// The length of the well-formed UTF-8 sequence at text[i] (1 to 4; RFC 3629), or 0 when the
+// bytes there are not one.
+std::size_t utf8_length(std::string_view text, std::size_t i);
 
 // An exact amount with at least two decimals: "35.50", "32.7726".
 std::string format_price(std::int64_t micros);
