@@ -1,7 +1,10 @@
 // What every reader of files takes: limits on what it reads, and files already in memory.
 #pragma once
 
+#include "gpuadvisor/diagnostic.hpp"
+
 #include <cstddef>
+#include <optional>
 #include <string>
 
 namespace gpuadvisor {
@@ -19,5 +22,10 @@ struct NamedText {
     std::string name;
     std::string text;
 };
+
+// A file's bytes, read within `limits`' size cap after checking it is a regular file; nullopt
+// with an `io` error at the file (not there, not a file, too large, unreadable) in diagnostics.
+std::optional<std::string>
+read_file_capped(const std::string& path, const LoadLimits& limits, Diagnostics& diagnostics);
 
 } // namespace gpuadvisor

@@ -5,9 +5,6 @@
 
 #include <fmt/format.h>
 
-#include <cstdio>
-#include <sys/stat.h>
-
 namespace gpuadvisor::cli {
 
 namespace {
@@ -180,49 +177,6 @@ class Reader {
 };
 
 } // namespace
-
-// The file's bytes within LoadLimits' size cap (as catalog files are read), or an `io` error.
-std::optional<std::string> read_capped_file(const std::string& path, Diagnostics& out) {
-    const SourcePos pos{path, 0, 0};
-    const std::size_t cap = LoadLimits{}.max_file_bytes;
-    struct stat info {};
-    if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) {
-        out.error(pos, "io", "cannot read the file: it does not exist or is not a regular file");
-        return std::nullopt;
-    }
-    const auto too_big = [&] {
-        out.error(pos,
-                  "io",
-                  fmt::format("the file is larger than the limit of {} MiB", cap >> 20),
-                  "split the sheet into several files and name them all");
-    };
-    if (static_cast<std::uintmax_t>(info.st_size) > cap) {
-        too_big();
-        return std::nullopt;
-    }
-    std::FILE* file = std::fopen(path.c_str(), "rb");
-    if (file == nullptr) {
-        out.error(pos, "io", "cannot open the file for reading");
-        return std::nullopt;
-    }
-    std::string bytes;
-    char buffer[1 << 16];
-    std::size_t got = 0;
-    while (bytes.size() <= cap && (got = std::fread(buffer, 1, sizeof buffer, file)) > 0) {
-        bytes.append(buffer, got);
-    }
-    const bool failed = std::ferror(file) != 0;
-    std::fclose(file);
-    if (failed) {
-        out.error(pos, "io", "reading the file failed");
-        return std::nullopt;
-    }
-    if (bytes.size() > cap) { // it grew since stat
-        too_big();
-        return std::nullopt;
-    }
-    return bytes;
-}
 
 void read_csv(std::string_view file,
               std::string_view text,

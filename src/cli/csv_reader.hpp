@@ -2,10 +2,10 @@
 #pragma once
 
 #include "gpuadvisor/diagnostic.hpp"
+#include "gpuadvisor/input.hpp"
 
 #include <cstdint>
 #include <functional>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,11 +26,8 @@ struct CsvRecord {
 // Gives `each` the records of `text` one by one (blank lines left out) until it returns false.
 // Malformed UTF-8, a NUL or a bare CR, an unterminated quote, a quote inside an unquoted field or
 // text after a closing quote is an error at its place (code `encoding` or `syntax`); the record
-// with it is left out, and an encoding error or an unterminated quote ends the reading. The file's
-// bytes, within LoadLimits' size cap as catalog files are read; else nullopt after an `io` error
-// (it cannot be read, is not a regular file, is over the cap).
-std::optional<std::string> read_capped_file(const std::string& path, Diagnostics& out);
-
+// with it is left out, and an encoding error or an unterminated quote ends the reading. The
+// file's bytes are read with read_file_capped (gpuadvisor/input.hpp), as catalog files are.
 void read_csv(std::string_view file,
               std::string_view text,
               Diagnostics& out,

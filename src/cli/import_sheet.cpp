@@ -287,7 +287,7 @@ void Sheet::row(const CsvRecord& record) {
 ImportResult import_sheet(const std::vector<std::string>& files, const ImportContext& context) {
     ImportResult result;
     for (const std::string& file : files) {
-        const auto text = read_capped_file(file, result.diagnostics);
+        const auto text = read_file_capped(file, LoadLimits{}, result.diagnostics);
         if (!text) {
             continue;
         }

@@ -113,10 +113,6 @@ bool read_file_blocks(const std::string& path,
                       const std::function<void(std::uintmax_t)>& size,
                       const std::function<void(std::string_view)>& each);
 
-// Reads a file from disk with the size cap; diagnostics on failure.
-std::optional<std::string>
-read_file_capped(const std::string& path, const LoadLimits& limits, Diagnostics& diagnostics);
-
 // Parses text that came from `file`. On any error, root is nullopt and the error is added.
 // Text in the plain subset catalogs are written in is read by parse_yaml_subset, the rest
 // (and every error) by yaml-cpp's event parser: the tree is the same either way.
