@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <ostream>
@@ -51,10 +50,7 @@ void check_overlay(const Overlay& overlay, const Catalog& catalog, Date today, D
 }
 
 bool write_file(const std::string& path, const std::string& text, Diagnostics& out) {
-    std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    file << text;
-    file.close();
-    if (!file) {
+    if (!write_text_file(path, text)) {
         out.error({path, 0, 0}, "io", "cannot write the file", "check the folder exists");
         return false;
     }

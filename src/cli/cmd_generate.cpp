@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -76,12 +75,6 @@ void collect(const CLI::App& app, std::vector<std::string> path, std::vector<Com
     }
 }
 
-bool write_file(const std::string& path, const std::string& text) {
-    std::ofstream file(path, std::ios::binary);
-    file << text;
-    return static_cast<bool>(file.flush());
-}
-
 int cannot_write(const std::string& path, Io& io) {
     return fail("__generate", "io", fmt::format("cannot write {}", path), "", k_exit_input, io);
 }
@@ -92,7 +85,7 @@ int write_man_pages(const CLI::App& app, const std::string& dir, Io& io) {
     const std::vector<CommandDoc> commands = command_docs(app);
     for (const CommandDoc& command : commands) {
         const std::string path = dir + "/" + man_name(command) + ".1";
-        if (!write_file(path, man_page(command, commands, GPUADVISOR_VERSION))) {
+        if (!write_text_file(path, man_page(command, commands, GPUADVISOR_VERSION))) {
             return cannot_write(path, io);
         }
     }
@@ -132,7 +125,7 @@ int run(const CLI::App& app, const std::vector<std::string>& args, Io& io) {
         io.out << *script;
         return k_exit_ok;
     }
-    return write_file(args[2], *script) ? k_exit_ok : cannot_write(args[2], io);
+    return write_text_file(args[2], *script) ? k_exit_ok : cannot_write(args[2], io);
 }
 
 } // namespace

@@ -8,9 +8,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <ostream>
 
 namespace gpuadvisor::cli {
+
+bool write_text_file(const std::string& path, std::string_view text) {
+    std::ofstream file(path, std::ios::binary | std::ios::trunc);
+    file.write(text.data(), static_cast<std::streamsize>(text.size()));
+    file.close();
+    return !file.fail();
+}
 
 Json json_document(std::string_view command) {
     Json document;

@@ -24,6 +24,10 @@ inline constexpr int k_json_schema_version = 2;
 
 // {"schema_version": 2, "command": name, "ok": true}: the start of every JSON document. A
 // command that answers in the negative (exit 1) sets "ok" to false; a failure (fail()) does.
+// Writes `text` to the file at `path` (created or truncated); false when it cannot be written
+// whole.
+bool write_text_file(const std::string& path, std::string_view text);
+
 Json json_document(std::string_view command);
 
 // Writes a JSON document (strict: invalid UTF-8 is replaced, never emitted).
