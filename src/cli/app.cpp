@@ -486,13 +486,15 @@ int run_command(int argc,
         return k_exit_usage;
     }
     io.today = *today;
-    int rates_failure = k_exit_ok;
-    const std::optional<FxTable> rates =
-        load_rates(global.fx_files, global.fx_rates, command, rates_failure, io);
-    if (!rates) {
-        return rates_failure;
+    std::optional<FxTable> rates; // the user's over the built-in ones; none given: io.rates()
+    if (!global.fx_files.empty() || !global.fx_rates.empty()) {
+        int rates_failure = k_exit_ok;
+        rates = load_rates(global.fx_files, global.fx_rates, command, rates_failure, io);
+        if (!rates) {
+            return rates_failure;
+        }
+        io.fx = &*rates;
     }
-    io.fx = &*rates;
     for (const Runner& runner : runners) {
         if (runner.app->parsed()) {
             if (const std::string conflict = old_spelling_conflict(*runner.app);
