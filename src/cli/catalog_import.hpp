@@ -32,6 +32,13 @@ struct ImportedPrice {
 
 struct ImportResult {
     std::vector<ImportedPrice> prices;
+    // Instance types the feed defines and the active catalog lacks, with the feed's specs (its
+    // GPU resolved to a catalog GPU id, `provenance` naming the feed). A price of an instance in
+    // neither is the importer's error.
+    std::vector<InstanceType> instances;
+    // Regions the feed prices and the provider lacks (provider id, region), with the feed's name
+    // and country: the overlay's provider block adds them.
+    std::vector<std::pair<std::string, RegionInfo>> regions;
     Diagnostics diagnostics;
 };
 
@@ -59,8 +66,9 @@ struct Overlay {
 
 // The prices grouped into one overlay per provider (sorted by provider, instance, region); rows
 // of one (instance, region) that disagree on currency, as_of, source or confidence are errors.
-std::vector<Overlay> write_overlays(const std::vector<ImportedPrice>& prices,
-                                    const Catalog& catalog,
-                                    Diagnostics& diagnostics);
+// An instance type's specs come from the catalog, else from `imported.instances`; a provider's
+// new regions (`imported.regions`) go in its provider block.
+std::vector<Overlay>
+write_overlays(const ImportResult& imported, const Catalog& catalog, Diagnostics& diagnostics);
 
 } // namespace gpuadvisor::cli

@@ -102,7 +102,7 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
         formats().at(options.format)(options.files, {*catalog, io.today, io.rates()});
     std::vector<Overlay> overlays;
     if (!result.diagnostics.has_errors()) {
-        overlays = write_overlays(result.prices, *catalog, result.diagnostics);
+        overlays = write_overlays(result, *catalog, result.diagnostics);
     }
     if (!result.diagnostics.has_errors() && overlays.empty()) {
         result.diagnostics.error({options.files.back(), 0, 0},

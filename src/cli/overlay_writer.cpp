@@ -41,6 +41,30 @@ class Writer {
     }
     std::uint32_t next_line() const { return m_lines + 1; }
 
+    // The provider block: its id, and the regions the feed added to it.
+    void provider(const std::string& id,
+                  const std::vector<std::pair<std::string, RegionInfo>>& regions) {
+        std::vector<std::string> added;
+        for (const auto& [owner, region] : regions) {
+            if (owner == id) {
+                added.push_back(fmt::format("{{id: {}, name: {}, country: {}}}",
+                                            quoted(region.id),
+                                            quoted(region.name),
+                                            quoted(region.country)));
+            }
+        }
+        if (added.empty()) {
+            line(fmt::format("provider: {{id: {}}}", quoted(id)));
+            return;
+        }
+        line("provider:");
+        line(fmt::format("  id: {}", quoted(id)));
+        line("  regions:");
+        for (const std::string& region : added) {
+            line(fmt::format("    - {}", region));
+        }
+    }
+
     // The instance type's specs as the active catalog has them (an overlay's instance type
     // replaces the earlier one's fields, so they are all written).
     void specs(const InstanceType& type) {
@@ -127,11 +151,28 @@ std::string_view disagreement(const ImportedPrice& a, const ImportedPrice& b) {
 
 using Key = std::tuple<std::string, std::string, std::string>; // provider, instance, region
 
+// The instance type `id` of `provider`: the catalog's, else the feed's new one, else null.
+const InstanceType* find_type(const std::string& provider,
+                              const std::string& id,
+                              const Catalog& catalog,
+                              const std::vector<InstanceType>& new_instances) {
+    const auto is_it = [&](const InstanceType& i) {
+        return i.provider == provider && i.id == id;
+    };
+    for (const InstanceType* type : catalog.match_instances(id)) {
+        if (is_it(*type)) {
+            return type;
+        }
+    }
+    const auto type = std::find_if(new_instances.begin(), new_instances.end(), is_it);
+    return type == new_instances.end() ? nullptr : &*type;
+}
+
 } // namespace
 
-std::vector<Overlay> write_overlays(const std::vector<ImportedPrice>& prices,
-                                    const Catalog& catalog,
-                                    Diagnostics& diagnostics) {
+std::vector<Overlay>
+write_overlays(const ImportResult& imported, const Catalog& catalog, Diagnostics& diagnostics) {
+    const std::vector<ImportedPrice>& prices = imported.prices;
     std::map<Key, std::vector<const ImportedPrice*>> rows;
     for (const ImportedPrice& price : prices) {
         auto& row = rows[{price.provider, price.instance, price.region}];
@@ -162,16 +203,22 @@ std::vector<Overlay> write_overlays(const std::vector<ImportedPrice>& prices,
             overlays.push_back({provider, {}, {}});
             writer = std::make_unique<Writer>(overlays.back());
             writer->line("schema_version: 1");
-            writer->line(fmt::format("provider: {{id: {}}}", quoted(provider)));
+            writer->provider(provider, imported.regions);
             writer->line("instances:");
             instance.clear();
         }
         if (id != instance) {
-            const auto matches = catalog.match_instances(id);
-            const auto type = std::find_if(matches.begin(), matches.end(), [&](const auto* i) {
-                return i->provider == provider && i->id == id;
-            });
-            writer->specs(**type); // the importer resolved it in this catalog
+            const InstanceType* type = find_type(provider, id, catalog, imported.instances);
+            if (type == nullptr) { // an importer's slip: refused, never written without specs
+                diagnostics.error(
+                    entries.front()->pos,
+                    "unknown-instance",
+                    fmt::format(
+                        "{} {}: not in the catalog and the feed gave no specs", provider, id),
+                    "add the instance type to the catalog first");
+                return {};
+            }
+            writer->specs(*type);
             instance = id;
         }
         writer->row(entries);
