@@ -29,8 +29,8 @@ struct Registry {
 };
 
 // What `catalog list` lists; its JSON names the kind in `command` ("catalog list gpus").
-inline constexpr std::array<std::string_view, 7> k_catalog_list_kinds{
-    "gpus", "instances", "offers", "models", "regions", "currencies", "servers"};
+inline constexpr std::array<std::string_view, 8> k_catalog_list_kinds{
+    "gpus", "instances", "offers", "models", "regions", "currencies", "servers", "providers"};
 
 void register_catalog_list(CLI::App& catalog, Registry registry);
 void register_catalog_show(CLI::App& catalog, Registry registry);

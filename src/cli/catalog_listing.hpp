@@ -13,6 +13,7 @@
 #include <functional>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,10 @@ struct RegionListing {
 // Each as given, in the order given (the caller sorts).
 void print_models(const std::vector<const ModelSpec*>& models, Io& io);
 void print_regions(const std::vector<RegionListing>& regions, Io& io);
+// Each provider of `catalog` (those in `providers`; empty: all), by id, with its coverage: its
+// instance types (all, priced), regions (listed, priced), offers, GPUs, plans, and the oldest
+// and newest date of its prices (list_providers.cpp).
+void list_providers(const Catalog& catalog, const std::set<std::string>& providers, Io& io);
 void print_currencies(const std::vector<const FxRate*>& rates, Io& io);
 // Servers with their price in --currency where it converts (the notes name the rates, as for
 // offers).

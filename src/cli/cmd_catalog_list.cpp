@@ -1,4 +1,5 @@
-// gpuadvisor catalog list gpus|instances|offers [filters]; models|regions|currencies|servers
+// gpuadvisor catalog list gpus|instances|offers [filters]; models|regions|currencies|servers;
+// providers (their coverage)
 #include "app.hpp"
 #include "catalog_listing.hpp"
 #include "catalog_options.hpp"
@@ -66,6 +67,9 @@ bool takes(const std::string& what, std::string_view flag) {
     }
     if (what == "regions") {
         return flag == "--provider" || flag == "--region";
+    }
+    if (what == "providers") {
+        return flag == "--provider";
     }
     return true;
 }
@@ -222,6 +226,11 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
         return k_exit_usage;
     }
     filter.providers = *providers;
+    if (options.what == "providers") {
+        const TimedStage output(io.clock, "output");
+        list_providers(*catalog, filter.providers, io);
+        return k_exit_ok;
+    }
     filter.gpus = {gpus->begin(), gpus->end()};
     const auto regions = split_list(options.regions);
     filter.regions = {regions.begin(), regions.end()};
@@ -279,14 +288,17 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
 void register_catalog_list(CLI::App& catalog, Registry registry) {
     auto options = std::make_shared<Options>();
     CLI::App* list = catalog.add_subcommand(
-        "list", "List GPUs, instance types, offers, or the models, regions, currencies, servers");
+        "list",
+        "List GPUs, instance types, offers, or the models, regions, currencies, servers, or "
+        "each provider's coverage");
     list->add_option("what", options->what, "What to list")
         ->required()
         ->check(one_of(
             std::vector<std::string>(k_catalog_list_kinds.begin(), k_catalog_list_kinds.end())))
         ->type_name(fmt::format("{}", fmt::join(k_catalog_list_kinds, "|")));
-    list->add_option(
-        "--provider", options->providers, "Only these providers (aws,gcp,...); also for regions");
+    list->add_option("--provider",
+                     options->providers,
+                     "Only these providers (aws,gcp,...); also for regions, providers");
     list->add_option(
         "--gpu", options->gpus, "Only these GPUs; a family name (A100) means all its variants");
     list->add_option("--region",
@@ -303,9 +315,12 @@ void register_catalog_list(CLI::App& catalog, Registry registry) {
                  "  gpuadvisor catalog list offers --gpu H100 --region us-east-1 -o csv\n"
                  "  gpuadvisor catalog list offers --provider alibaba --currency USD\n"
                  "  gpuadvisor catalog list regions --provider aws\n"
+                 "  gpuadvisor catalog list providers -o json\n"
                  "  gpuadvisor catalog list models -o json\n"
                  "What a user can name: models (--model), regions (--provider, --region),\n"
                  "currencies (--currency, with their rates), servers (tco --server, --currency).\n"
+                 "providers: each provider's instance types (all, priced), regions (listed,\n"
+                 "priced), offers, oldest and newest price date, plans and GPUs.\n"
                  "With --currency, offers' and servers' prices are converted at the dated rates "
                  "named under the table.");
     registry.runners.push_back({list, [options, &global = registry.global](Io& io) {
