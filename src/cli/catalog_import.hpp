@@ -55,6 +55,8 @@ using Importer =
 
 // The price-sheet CSV (docs/cli.md, "catalog import"): import_sheet.cpp.
 ImportResult import_sheet(const std::vector<std::string>& files, const ImportContext& context);
+// Azure Retail Prices API pages (docs/cli.md, "catalog import"): import_azure.cpp.
+ImportResult import_azure(const std::vector<std::string>& files, const ImportContext& context);
 
 // One overlay file: a provider's instance types with their imported price rows.
 struct Overlay {

@@ -20,7 +20,8 @@ namespace {
 
 // The formats: each one function from files to prices (catalog_import.hpp).
 const std::map<std::string, Importer>& formats() {
-    static const std::map<std::string, Importer> table{{"sheet", import_sheet}};
+    static const std::map<std::string, Importer> table{{"azure", import_azure},
+                                                       {"sheet", import_sheet}};
     return table;
 }
 
@@ -147,7 +148,11 @@ void register_catalog_import(CLI::App& catalog, Registry registry) {
     for (const auto& [name, importer] : formats()) {
         names.push_back(name);
     }
-    import->add_option("format", options->format, "The input's format: sheet (a price-sheet CSV)")
+    import
+        ->add_option(
+            "format",
+            options->format,
+            "The input's format: sheet (a price-sheet CSV), azure (Retail Prices API pages)")
         ->required()
         ->check(one_of(names))
         ->type_name(choices_type(names));
@@ -168,6 +173,7 @@ void register_catalog_import(CLI::App& catalog, Registry registry) {
     import->footer("Examples:\n  gpuadvisor catalog import sheet prices.csv > prices.yaml\n"
                    "  gpuadvisor catalog import sheet quotes/*.csv --output-dir overlays/\n"
                    "  gpuadvisor --catalog prices.yaml catalog show ecs.gn6i-c4g1.xlarge\n"
+                   "  gpuadvisor catalog import azure pages/ --output-file azure-prices.yaml\n"
                    "The sheet's columns: provider,instance,region,plan,price,currency,as_of,source"
                    "[,notes][,confidence]\n(docs/cli.md, 'catalog import').");
     registry.runners.push_back({import, [options, &global = registry.global](Io& io) {
