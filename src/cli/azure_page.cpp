@@ -42,7 +42,7 @@ class Scanner {
   public:
     explicit Scanner(std::string_view text) : m_text(text) {}
 
-    // False when the nesting goes over `max_depth` (m_deep is where).
+    // False when the nesting goes over `max_depth` (`deep` is where).
     bool run(std::size_t max_depth) {
         while (m_at < m_text.size()) {
             const char c = m_text[m_at];
@@ -51,7 +51,7 @@ class Scanner {
             } else if (c == '{' || c == '[') {
                 value_starts();
                 if (m_stack.size() >= max_depth) {
-                    m_deep = here();
+                    deep = here();
                     return false;
                 }
                 m_stack.push_back({c == '{', m_items_next, m_item_next, c == '{', {}});
@@ -81,7 +81,8 @@ class Scanner {
     }
 
     std::vector<AzureItem> items;
-    TextPos m_deep;
+    std::size_t items_keys = 0; // the top object's "Items" keys
+    TextPos deep;
 
   private:
     struct Frame {
@@ -155,6 +156,7 @@ class Scanner {
             }
         } else if (m_stack.size() == 1 && frame.object && frame.key == "Items") {
             m_items_next = true;
+            ++items_keys;
         }
     }
 };
@@ -205,10 +207,15 @@ std::optional<AzurePage> read_azure_page(const std::string& file, Diagnostics& d
     if (!text) {
         return std::nullopt;
     }
-    AzurePage page{file, std::move(*text), {}, {}};
+    return parse_azure_page(file, std::move(*text), diagnostics);
+}
+
+std::optional<AzurePage>
+parse_azure_page(const std::string& file, std::string text, Diagnostics& diagnostics) {
+    AzurePage page{file, std::move(text), {}, {}};
     Scanner scanner(page.text);
     if (!scanner.run(LoadLimits{}.max_depth)) {
-        diagnostics.error(page.pos(scanner.m_deep),
+        diagnostics.error(page.pos(scanner.deep),
                           "limit",
                           fmt::format("nested over {} levels deep", LoadLimits{}.max_depth),
                           "a Retail Prices API page is an object of an Items array of objects");
@@ -249,7 +256,7 @@ std::optional<AzurePage> read_azure_page(const std::string& file, Diagnostics& d
                           "Items is the list of price items: [{...}, {...}]");
         return std::nullopt;
     }
-    if (scanner.items.size() != items->size()) { // a second "Items" key: JSON keeps the last
+    if (scanner.items_keys != 1 || scanner.items.size() != items->size()) { // JSON keeps the last
         diagnostics.error(start,
                           "duplicate-key",
                           "Items: the page has more than one Items array",

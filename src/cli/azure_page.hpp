@@ -71,5 +71,8 @@ struct AzurePage {
 // (io, syntax with file:line:column, wrong-type, missing-field, nesting over 64) in
 // diagnostics.
 std::optional<AzurePage> read_azure_page(const std::string& file, Diagnostics& diagnostics);
+// The same, of a file's bytes already read.
+std::optional<AzurePage>
+parse_azure_page(const std::string& file, std::string text, Diagnostics& diagnostics);
 
 } // namespace gpuadvisor::cli
