@@ -160,8 +160,10 @@ void AzureReader::price_item(const InstanceType& type,
     chosen.term = term;
     chosen.term_micros =
         parse_money_micros(m_page->number_text(*m_item, AzureField::unitPrice)).value_or(0);
-    choose(std::move(chosen),
-           fmt::format("{}|{}|{}|{}|{}", *meter_id, *sku_id, kind, term, format_date(*start)));
+    choose(
+        std::move(chosen),
+        fmt::format(
+            "{}|{}|{}|{}|{}|{}", *meter_id, *sku_id, kind, term, format_date(*start), *currency));
 }
 
 void AzureReader::choose(Chosen chosen, const std::string& identity) {
@@ -170,8 +172,8 @@ void AzureReader::choose(Chosen chosen, const std::string& identity) {
         m_result.diagnostics.error(
             chosen.price.pos,
             "duplicate-id",
-            fmt::format("Items[{}]: the same item again (meterId, skuId, type, reservationTerm "
-                        "and effectiveStartDate)",
+            fmt::format("Items[{}]: the same item again (meterId, skuId, type, reservationTerm, "
+                        "effectiveStartDate and currencyCode)",
                         m_index),
             fmt::format("the first is at {}:{}:{}; a page saved twice?",
                         seen->second.file.str(),
@@ -182,10 +184,28 @@ void AzureReader::choose(Chosen chosen, const std::string& identity) {
     const auto key = std::make_tuple(chosen.price.instance, chosen.price.region, chosen.price.plan);
     auto [it, first] = m_chosen.try_emplace(key, chosen);
     Chosen& kept = it->second;
-    ++kept.items;
     if (first) {
+        kept.items = 1;
         return;
     }
+    if (kept.price.currency != chosen.price.currency) {
+        m_result.diagnostics.error(
+            chosen.price.pos,
+            "bad-value",
+            fmt::format("Items[{}]: {} {} {} is priced in {} here and in {} at {}:{}:{}",
+                        m_index,
+                        chosen.price.instance,
+                        chosen.price.region,
+                        to_string(chosen.price.plan),
+                        chosen.price.currency,
+                        kept.price.currency,
+                        kept.price.pos.file.str(),
+                        kept.price.pos.line,
+                        kept.price.pos.column),
+            "import the pages of one currency (the currencyCode the fetch asked for)");
+        return;
+    }
+    ++kept.items;
     if (kept.start < chosen.start) {
         chosen.items = kept.items;
         kept = std::move(chosen);
