@@ -22,6 +22,8 @@ class AzureReader {
     AzureReader(const ImportContext& context, ImportResult& result);
 
     void page(const AzurePage& page);
+    // True once a page stopped at the error limit (it said so).
+    bool stopped() const { return m_stopped; }
     // The chosen prices into the result, with the unknown GPU sizes and the summary.
     void finish(const std::string& first_file);
 
@@ -51,6 +53,7 @@ class AzureReader {
     std::map<std::string, Unknown> m_unknown; // productName -> its unknown sizes
     std::size_t m_items = 0;
     std::size_t m_pages = 0;
+    bool m_stopped = false;
 
     // One item's context while it is read.
     const AzurePage* m_page = nullptr;

@@ -27,7 +27,13 @@ void AzureReader::page(const AzurePage& page) {
     const nlohmann::json& items = page.json.at("Items");
     for (m_index = 0; m_index < page.items.size(); ++m_index) {
         if (m_result.diagnostics.error_count() >= k_azure_max_errors) {
-            return; // import_azure says so before the next page, or finish does
+            m_result.diagnostics.error(
+                page.pos(page.items[m_index].pos),
+                "limit",
+                fmt::format("more than {} errors: the rest is not read", k_azure_max_errors),
+                "fix these and import again");
+            m_stopped = true;
+            return;
         }
         ++m_items;
         m_item = &page.items[m_index];

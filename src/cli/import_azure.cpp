@@ -41,12 +41,13 @@ ImportResult import_azure(const std::vector<std::string>& files, const ImportCon
     const std::vector<std::string> pages = page_files(files);
     for (const std::string& file : pages) {
         if (result.diagnostics.error_count() >= k_azure_max_errors) {
-            result.diagnostics.error({file, 0, 0},
-                                     "limit",
-                                     fmt::format("more than {} errors: this page and the rest are "
-                                                 "not read",
-                                                 k_azure_max_errors),
-                                     "fix these and import again");
+            if (!reader.stopped()) { // else the page that went over said so
+                result.diagnostics.error(
+                    {file, 0, 0},
+                    "limit",
+                    fmt::format("more than {} errors: the rest is not read", k_azure_max_errors),
+                    "fix these and import again");
+            }
             break;
         }
         if (const auto page = read_azure_page(file, result.diagnostics)) {

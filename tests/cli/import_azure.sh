@@ -70,6 +70,20 @@ PY
   [ "$status" -eq 0 ] && grep -q "90000 items, the newest (effective 2024-01-01) is taken" "$tmp/many.err" &&
     [ $(((end - start) / 1000000)) -lt 20000 ]
 }
+stops_after_1000_errors() {
+  local status
+  python3 - "$pages/negative.json" "$tmp/bad.json" <<'PY' || return 1
+import json, sys
+page = json.load(open(sys.argv[1]))
+page["Items"] = [page["Items"][0]] * 3000
+page["Count"] = 3000
+json.dump(page, open(sys.argv[2], "w"), indent=1)
+PY
+  cp "$tmp/bad.json" "$tmp/bad2.json"
+  "$bin" catalog import azure "$tmp/bad.json" "$tmp/bad2.json" >"$tmp/bad.out" 2>"$tmp/bad.err"; status=$?
+  [ "$status" -eq 3 ] && [ ! -s "$tmp/bad.out" ] && grep -q "^\.\.\. and 901 more$" "$tmp/bad.err" &&
+    [ "$(grep -c "bad2.json" "$tmp/bad.err")" -eq 0 ]
+}
 same_output_twice() {
   "$bin" catalog import azure "$pages/gpu" >"$tmp/a" 2>/dev/null &&
     "$bin" catalog import azure "$pages/gpu" >"$tmp/b" 2>/dev/null && cmp -s "$tmp/a" "$tmp/b"
@@ -82,5 +96,6 @@ check "a folder gives what its files give" folder_is_its_files
 check "a 1 GB page is refused by the size cap, in under 5 s" refuses_a_gigabyte
 check "2,000,000 nested arrays: a limit error at the 65th" refuses_deep_nesting
 check "a page of 90,000 items is read in under 20 s" many_items_in_time
+check "3000 negative prices: 1000 errors, a limit error, the next page not read" stops_after_1000_errors
 check "the same pages give the same bytes" same_output_twice
 checks_done
