@@ -63,14 +63,15 @@ void AzureReader::finish(const std::string& first_file) {
             }
             m_result.prices.push_back(std::move(price));
         }
-        const RegionInfo* added = azure_region(row.second);
+        const std::string& region = row.second; // (clang 14 lambdas cannot capture a binding)
+        const RegionInfo* added = azure_region(region);
         const bool listed = m_azure == nullptr || m_azure->regions.empty() ||
                             std::any_of(m_azure->regions.begin(),
                                         m_azure->regions.end(),
-                                        [&](const RegionInfo& r) { return r.id == row.second; });
+                                        [&](const RegionInfo& r) { return r.id == region; });
         const bool taken = std::any_of(m_result.regions.begin(),
                                        m_result.regions.end(),
-                                       [&](const auto& r) { return r.second.id == row.second; });
+                                       [&](const auto& r) { return r.second.id == region; });
         if (!listed && !taken && added != nullptr) {
             m_result.regions.emplace_back("azure", *added);
         }
