@@ -2,9 +2,7 @@
 // region, plan) kept; at the end, the prices, the unknown GPU sizes and the summary.
 #include "../core/util/currency_codes.hpp"
 #include "azure_import.hpp"
-#include "azure_regions.hpp"
 #include "gpuadvisor/pricing.hpp"
-#include "gpuadvisor/spelling.hpp"
 #include "gpuadvisor/units.hpp"
 
 #include <cmath>
@@ -72,6 +70,10 @@ std::optional<std::int64_t> AzureReader::micros(std::string_view currency, doubl
         return std::nullopt;
     }
     const auto hourly = static_cast<std::int64_t>(std::llround(term / hours));
+    if (hourly == 0) { // under half a micro-unit an hour
+        skip("zero price");
+        return std::nullopt;
+    }
     const auto usd = m_context.fx.convert(hourly, currency, "USD");
     if (usd && *usd > k_max_hourly_usd_micros) {
         error(AzureField::unitPrice,

@@ -2,7 +2,6 @@
 // Linux prices of the GPU VM sizes the active catalog has (docs/cli.md, "catalog import").
 #include "azure_import.hpp"
 #include "azure_page.hpp"
-#include "azure_regions.hpp"
 #include "catalog_import.hpp"
 
 #include <algorithm>
