@@ -2,6 +2,8 @@
 #include "azure_import.hpp"
 #include "azure_regions.hpp"
 
+#include <algorithm>
+
 namespace gpuadvisor::cli {
 
 namespace {
@@ -140,7 +142,7 @@ void AzureReader::item() {
         return;
     }
     if (*kind != "Consumption" && *kind != "Reservation") {
-        skip(fmt::format("type {}", *kind));
+        skip("other type"); // (not the file's text: a reason a value would grow without bound)
         return;
     }
     const InstanceType* type = instance(*sku);
@@ -165,6 +167,17 @@ void AzureReader::item() {
 }
 
 bool AzureReader::region_known(const std::string& region) {
+    const bool name = !region.empty() && region.size() <= 64 &&
+                      std::all_of(region.begin(), region.end(), [](char c) {
+                          return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+                      });
+    if (!name) {
+        error(AzureField::armRegionName,
+              "bad-value",
+              fmt::format("'{}' is not an Azure region name", region.substr(0, 64)),
+              "lower-case letters and digits: eastus, westeurope");
+        return false;
+    }
     if (m_azure == nullptr || m_azure->regions.empty()) {
         return true;
     }

@@ -4,6 +4,7 @@
 #include "azure_import.hpp"
 #include "gpuadvisor/pricing.hpp"
 #include "gpuadvisor/units.hpp"
+#include "text.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -100,7 +101,8 @@ void AzureReader::price_item(const InstanceType& type,
             return;
         }
         if (*given != "1 Year" && *given != "3 Years") {
-            skip(fmt::format("reservationTerm {}", *given)); // 5 Years: no catalog plan
+            // 5 Years: no plan of the catalog
+            skip(*given == "5 Years" ? "reservationTerm 5 Years" : "other reservationTerm");
             return;
         }
         term = *given;
@@ -158,7 +160,7 @@ void AzureReader::price_item(const InstanceType& type,
     chosen.price.currency = *currency;
     chosen.price.pos = m_page->pos(m_item->pos);
     chosen.start = *start;
-    chosen.file = std::filesystem::path(m_page->file).filename().string();
+    chosen.file = terminal_safe(std::filesystem::path(m_page->file).filename().string());
     chosen.term = term;
     chosen.term_micros =
         parse_money_micros(m_page->number_text(*m_item, AzureField::unitPrice)).value_or(0);
