@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,11 +44,13 @@ struct ImportResult {
 };
 
 // What a format reads against: the active catalog (instance types must be in it), the day
-// (prices may not be dated after it) and the rates (for the absurd-price bound).
+// (prices may not be dated after it) and the rates (for the absurd-price bound); `as_of`, the
+// user's date (--as-of) for a feed whose files carry none.
 struct ImportContext {
     const Catalog& catalog;
     Date today;
     const FxTable& fx;
+    std::optional<Date> as_of = std::nullopt;
 };
 
 using Importer =
@@ -57,6 +60,9 @@ using Importer =
 ImportResult import_sheet(const std::vector<std::string>& files, const ImportContext& context);
 // Azure Retail Prices API pages (docs/cli.md, "catalog import"): import_azure.cpp.
 ImportResult import_azure(const std::vector<std::string>& files, const ImportContext& context);
+// SkyPilot catalogs: ~/.sky/catalogs/v7, a <cloud>/ folder in it or vms.csv files:
+// import_skypilot.cpp.
+ImportResult import_skypilot(const std::vector<std::string>& paths, const ImportContext& context);
 
 // One overlay file: a provider's instance types with their imported price rows.
 struct Overlay {

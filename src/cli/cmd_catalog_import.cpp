@@ -20,8 +20,8 @@ namespace {
 
 // The formats: each one function from files to prices (catalog_import.hpp).
 const std::map<std::string, Importer>& formats() {
-    static const std::map<std::string, Importer> table{{"azure", import_azure},
-                                                       {"sheet", import_sheet}};
+    static const std::map<std::string, Importer> table{
+        {"azure", import_azure}, {"sheet", import_sheet}, {"skypilot", import_skypilot}};
     return table;
 }
 
@@ -30,6 +30,7 @@ struct Options {
     std::vector<std::string> files;
     std::string output_file;
     std::string output_dir;
+    std::string as_of;
 };
 
 // The overlay read as `catalog validate` reads it, over the active catalog: its diagnostics,
@@ -95,12 +96,27 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
                     k_exit_usage,
                     plain);
     }
+    std::optional<Date> as_of;
+    if (!options.as_of.empty()) {
+        as_of = parse_date(options.as_of);
+        if (!as_of || io.today < *as_of) {
+            return fail("catalog import",
+                        "usage",
+                        as_of ? fmt::format("--as-of: {} is after today ({})",
+                                            options.as_of,
+                                            format_date(io.today))
+                              : fmt::format("--as-of: '{}' is not a date", options.as_of),
+                        "YYYY-MM-DD: the day the files were fetched",
+                        k_exit_usage,
+                        io);
+        }
+    }
     const Catalog* catalog = load_active_catalog(global, "catalog import", io);
     if (catalog == nullptr) {
         return k_exit_input;
     }
     ImportResult result =
-        formats().at(options.format)(options.files, {*catalog, io.today, io.rates()});
+        formats().at(options.format)(options.files, {*catalog, io.today, io.rates(), as_of});
     std::vector<Overlay> overlays;
     if (!result.diagnostics.has_errors()) {
         overlays = write_overlays(result, *catalog, result.diagnostics);
@@ -149,10 +165,10 @@ void register_catalog_import(CLI::App& catalog, Registry registry) {
         names.push_back(name);
     }
     import
-        ->add_option(
-            "format",
-            options->format,
-            "The input's format: sheet (a price-sheet CSV), azure (Retail Prices API pages)")
+        ->add_option("format",
+                     options->format,
+                     "The input's format: sheet (a price-sheet CSV), skypilot (SkyPilot's "
+                     "vms.csv catalogs), azure (Retail Prices API pages)")
         ->required()
         ->check(one_of(names))
         ->type_name(choices_type(names));
@@ -170,12 +186,21 @@ void register_catalog_import(CLI::App& catalog, Registry registry) {
                      "Write one overlay a provider, DIR/<provider>.yaml (a sheet of several)")
         ->type_name("DIR")
         ->excludes(file);
+    import
+        ->add_option("--as-of",
+                     options->as_of,
+                     "The prices' date where the files give none (skypilot; default: each "
+                     "file's modification day, UTC)")
+        ->type_name("DATE");
     import->footer("Examples:\n  gpuadvisor catalog import sheet prices.csv > prices.yaml\n"
                    "  gpuadvisor catalog import sheet quotes/*.csv --output-dir overlays/\n"
                    "  gpuadvisor --catalog prices.yaml catalog show ecs.gn6i-c4g1.xlarge\n"
                    "  gpuadvisor catalog import azure pages/ --output-file azure-prices.yaml\n"
+                   "  gpuadvisor catalog import skypilot ~/.sky/catalogs/v7 --output-dir "
+                   "overlays/\n"
                    "The sheet's columns: provider,instance,region,plan,price,currency,as_of,source"
-                   "[,notes][,confidence]\n(docs/cli.md, 'catalog import').");
+                   "[,notes][,confidence]\nskypilot reads <cloud>/vms.csv of aws, gcp and "
+                   "azure (docs/cli.md, 'catalog import').");
     registry.runners.push_back({import, [options, &global = registry.global](Io& io) {
                                     return run(*options, global, io);
                                 }});
