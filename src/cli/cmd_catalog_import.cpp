@@ -122,10 +122,13 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
         overlays = write_overlays(result, *catalog, result.diagnostics);
     }
     if (!result.diagnostics.has_errors() && overlays.empty()) {
+        const bool sheet = options.format == "sheet";
         result.diagnostics.error({options.files.back(), 0, 0},
                                  "no-price",
-                                 "no price rows: the files hold a header only",
-                                 "add a row for each price");
+                                 sheet ? "no price rows: the files hold a header only"
+                                       : "no price rows: nothing in the files imports",
+                                 sheet ? "add a row for each price"
+                                       : "the lines above say which rows were left out and why");
     }
     if (!result.diagnostics.has_errors()) {
         for (const Overlay& overlay : overlays) {

@@ -143,10 +143,14 @@ std::optional<ZoneQuote> SkypilotFeed::quote() {
         const CsvField& f = field(column);
         std::int64_t micros = 0;
         if (auto problem = check_price(f.text, plan, "USD", m_context.fx, micros)) {
+            const bool spot = column == c_spot;
             error(pos(f),
                   problem->code,
                   fmt::format("{}{}", k_columns[column], problem->message.substr(5)),
-                  std::move(problem->hint));
+                  problem->message.ends_with("not above 0")
+                      ? (spot ? "leave SpotPrice empty where the zone sells no spot"
+                              : "Price is the on-demand USD price of an instance-hour")
+                      : std::move(problem->hint));
             return std::nullopt;
         }
         return micros;

@@ -103,7 +103,7 @@ class SkypilotFeed {
                       double vcpus,
                       double memory);
     void gcp_pairs();
-    void add_region(const std::string& id);
+    void add_region(const std::string& id, const SourcePos& at);
     void report();
 };
 

@@ -77,10 +77,10 @@ void SkypilotFeed::gpu_row(const std::string& instance,
     if (!count || !vcpus || !memory || !quote || !where) {
         return;
     }
-    const bool known = std::any_of(
-        m_context.catalog.match_instances(instance).begin(),
-        m_context.catalog.match_instances(instance).end(),
-        [&](const InstanceType* t) { return t->provider == m_provider->id && t->id == instance; });
+    const auto matches = m_context.catalog.match_instances(instance);
+    const bool known = std::any_of(matches.begin(), matches.end(), [&](const InstanceType* t) {
+        return t->provider == m_provider->id && t->id == instance;
+    });
     if (!known) {
         new_instance(instance, gpu, *count, mib, *vcpus, *memory);
     }
@@ -117,13 +117,23 @@ void SkypilotFeed::new_instance(const std::string& id,
     }
     type.vcpus = static_cast<int>(std::lround(vcpus));
     type.memory_gb = memory;
+    type.network_gbps = 1; // the format's floor: the feed gives no network figure
     type.provenance.source = InternedText(m_source);
     type.provenance.as_of = m_as_of;
     type.provenance.confidence = Confidence::low;
     type.provenance.notes = InternedText(
         "From the SkyPilot catalog: vCPUs, memory, GPU, GPU count and GPU memory. Not in the "
-        "feed, written as 0 or false: network_gbps, rdma, nvlink, local_storage_gb.");
+        "feed: network_gbps (1, a placeholder floor), rdma, nvlink (false) and local_storage_gb "
+        "(0).");
     type.origin = {m_file, m_record->line, 1};
+    m_result.diagnostics.info(
+        type.origin,
+        "new-instance",
+        fmt::format("{} {} is not in the catalog: the overlay defines it from the feed's specs",
+                    m_provider->id,
+                    id),
+        "its network, RDMA, NVLink and local storage are not in the feed (confidence low); "
+        "correct them in the overlay if you know them");
     instances.push_back(std::move(type));
 }
 
@@ -181,7 +191,7 @@ void SkypilotFeed::gcp_pairs() {
 }
 
 // A region the provider's list lacks joins it, named by its id (the feed gives no name).
-void SkypilotFeed::add_region(const std::string& id) {
+void SkypilotFeed::add_region(const std::string& id, const SourcePos& at) {
     const auto& known = m_provider->regions;
     const auto& added = m_result.regions;
     if (known.empty() ||
@@ -192,6 +202,11 @@ void SkypilotFeed::add_region(const std::string& id) {
         return;
     }
     m_result.regions.push_back({m_provider->id, RegionInfo{id, id, ""}});
+    m_result.diagnostics.info(
+        at,
+        "new-region",
+        fmt::format("{} region {} is not in the catalog: the overlay adds it", m_provider->id, id),
+        "named by its id, its country left out: the feed gives neither; add them in the overlay");
 }
 
 void SkypilotFeed::finish() {
@@ -219,7 +234,7 @@ void SkypilotFeed::finish() {
         offer.source = m_source;
         offer.as_of = m_as_of;
         add_offer_prices(offer, m_result);
-        add_region(offer.region);
+        add_region(offer.region, offer.zones.front().pos);
     }
     report();
 }
