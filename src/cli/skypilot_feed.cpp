@@ -93,7 +93,7 @@ bool SkypilotFeed::header(const CsvRecord& record) {
     m_source = fmt::format("SkyPilot catalog {} ({})", m_file, layout_of(m_file, has_arch));
     bool ok = true;
     for (std::size_t c = 0; c < k_columns.size() && m_provider != nullptr; ++c) {
-        if (!m_index[c] && c != c_gpu_info) {
+        if (!m_index[c] && c != c_gpu_info && c != c_zone) {
             error({m_file, record.line, 1},
                   "missing-field",
                   fmt::format("header: no column '{}'", k_columns[c]),
@@ -131,8 +131,9 @@ std::optional<double> SkypilotFeed::number(std::size_t column, double max) {
 std::optional<ZoneQuote> SkypilotFeed::quote() {
     ZoneQuote quote;
     quote.pos = {m_file, m_record->line, 1};
-    const CsvField& zone = field(c_zone);
-    if (!is_text(zone.text)) {
+    // Azure's file has no zones (SkyPilot takes the region for one): one quote a region.
+    const CsvField& zone = field(m_index[c_zone] ? c_zone : c_region);
+    if (!is_text(zone.text) && m_index[c_zone]) {
         error(pos(zone),
               "missing-field",
               "AvailabilityZone: empty, over 128 bytes or a control character",
@@ -186,6 +187,77 @@ bool SkypilotFeed::first_time(const std::string& key,
               fmt::format("the first is line {}; keep one of them", first->second));
     }
     return fresh;
+}
+
+// A region the provider's list lacks joins it, named by its id (the feed gives no name).
+void SkypilotFeed::add_region(const std::string& id, const SourcePos& at) {
+    const auto& known = m_provider->regions;
+    const auto& added = m_result.regions;
+    if (known.empty() ||
+        std::any_of(known.begin(), known.end(), [&](const auto& r) { return r.id == id; }) ||
+        std::any_of(added.begin(), added.end(), [&](const auto& r) {
+            return r.first == m_provider->id && r.second.id == id;
+        })) {
+        return;
+    }
+    m_result.regions.push_back({m_provider->id, RegionInfo{id, id, ""}});
+    m_result.diagnostics.info(
+        at,
+        "new-region",
+        fmt::format("{} region {} is not in the catalog: the overlay adds it", m_provider->id, id),
+        "named by its id, its country left out: the feed gives neither; add them in the overlay");
+}
+
+void SkypilotFeed::report() {
+    auto& out = m_result.diagnostics;
+    if (m_no_gpu.rows > 0) {
+        out.info(m_no_gpu.first,
+                 "skipped",
+                 fmt::format("{} row(s) without an accelerator (CPU-only types) skipped",
+                             m_no_gpu.rows));
+    }
+    for (const auto& [name, tally] : m_unknown) {
+        const std::string hint = did_you_mean(tally.candidates);
+        if (tally.ambiguous) {
+            out.warning(tally.first,
+                        "unknown-gpu",
+                        fmt::format("AcceleratorName: '{}' fits {} catalog GPUs and GpuInfo "
+                                    "gives no memory to choose: {} row(s) not imported",
+                                    name,
+                                    tally.candidates.size(),
+                                    tally.rows),
+                        fmt::format("it is one of {}: add the instance type with its GPU to "
+                                    "the catalog (--catalog) to import its prices",
+                                    fmt::join(tally.candidates, ", ")));
+            continue;
+        }
+        out.warning(tally.first,
+                    "unknown-gpu",
+                    fmt::format("AcceleratorName: '{}' is no catalog GPU: {} row(s) not imported",
+                                name,
+                                tally.rows),
+                    name == "tpu-*"
+                        ? "gpuadvisor sizes and prices GPUs, not TPUs"
+                        : (hint.empty() ? "add the GPU with --catalog (see 'gpuadvisor catalog "
+                                          "list gpus')"
+                                        : hint));
+    }
+    if (m_unpriced.rows > 0) {
+        out.info(
+            m_unpriced.first,
+            "skipped",
+            fmt::format("{} row(s) with no Price (not offered there) skipped", m_unpriced.rows));
+    }
+    if (m_unpaired.rows > 0) {
+        out.info(m_unpaired.first,
+                 "skipped",
+                 fmt::format("{} accelerator row(s) pair with no catalog GCP machine type's row "
+                             "in the file ({}): not imported",
+                             m_unpaired.rows,
+                             fmt::join(m_unpaired.candidates, ", ")),
+                 "GCP prices a GPU VM as a machine-type row plus an accelerator row; add the "
+                 "pair to the catalog (--catalog) to import it");
+    }
 }
 
 } // namespace gpuadvisor::cli

@@ -62,6 +62,7 @@ class SkypilotFeed {
         std::size_t rows = 0;
         SourcePos first;
         std::vector<std::string> candidates;
+        bool ambiguous = false;
     };
 
     std::string m_file;
@@ -78,6 +79,7 @@ class SkypilotFeed {
     bool m_row_ok = true;
     std::size_t m_rows = 0;
     Tally m_no_gpu;   // rows without an accelerator
+    Tally m_unpriced; // GPU rows without a Price
     Tally m_unpaired; // GCP accelerator rows no catalog machine type pairs with
     std::map<std::string, Tally> m_unknown; // accelerator name -> rows
     std::map<std::tuple<std::string, std::string, std::string>, std::uint32_t> m_seen;

@@ -50,7 +50,7 @@ std::string offer_notes(const Offer& offer) {
             spots.push_back(*zone.spot);
         }
     }
-    if (!spots.empty()) {
+    if (!spots.empty() && offer.zoned) {
         const auto [low, high] = std::minmax_element(spots.begin(), spots.end());
         parts.push_back(fmt::format("spot {} over {} zone{} (the cheapest taken)",
                                     spread(*low, *high),
@@ -101,6 +101,9 @@ GpuMatch resolve_gpu(const Catalog& catalog, std::string_view name, std::optiona
         wanted = "H100";
     }
     std::vector<const Gpu*> matches = catalog.match_gpus(wanted);
+    if (matches.empty() && wanted.starts_with("Radeon-")) { // Azure's "Radeon MI25"
+        matches = catalog.match_gpus(wanted.substr(7));
+    }
     GpuMatch match;
     if (matches.size() > 1 && mib) { // A100 -> 40 or 80 GB, V100 -> 16 or 32 GB
         const double gb = *mib / 1024;
@@ -124,6 +127,7 @@ GpuMatch resolve_gpu(const Catalog& catalog, std::string_view name, std::optiona
     for (const Gpu* gpu : matches) {
         match.candidates.push_back(gpu->id);
     }
+    match.ambiguous = !matches.empty();
     if (match.candidates.empty()) {
         match.candidates = catalog.gpu_names_near(wanted);
     }

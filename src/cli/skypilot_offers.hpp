@@ -30,6 +30,7 @@ struct Offer {
     Date as_of;
     Confidence confidence = Confidence::medium;
     std::string derivation; // a note before the zone spread, or empty
+    bool zoned = true;      // false: the file has no zones (Azure's), one quote a region
 };
 
 // One on-demand price entry and, where a zone quotes one, one spot entry: the cheapest zone's,
@@ -41,6 +42,7 @@ void add_offer_prices(const Offer& offer, ImportResult& result);
 struct GpuMatch {
     std::string id;
     std::vector<std::string> candidates; // the names it could mean, for the hint
+    bool ambiguous = false;              // candidates all fit the name: GpuInfo did not tell
 };
 GpuMatch resolve_gpu(const Catalog& catalog, std::string_view name, std::optional<double> mib);
 

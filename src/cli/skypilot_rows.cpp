@@ -30,12 +30,18 @@ void SkypilotFeed::row(const CsvRecord& record) {
     }
     const std::string& instance = field(c_instance).text;
     const std::string& accelerator = field(c_accelerator).text;
+    const auto count_in = [&](Tally& tally) {
+        tally.first = tally.rows++ == 0 ? SourcePos{m_file, record.line, 1} : tally.first;
+    };
+    if (accelerator.empty() && !m_machines_wanted.contains(instance)) {
+        count_in(m_no_gpu);
+        return;
+    }
+    if (field(c_price).text.empty()) { // not offered there (Azure's file has such rows)
+        count_in(m_unpriced);
+        return;
+    }
     if (accelerator.empty()) {
-        if (!m_machines_wanted.contains(instance)) {
-            m_no_gpu.first =
-                m_no_gpu.rows++ == 0 ? SourcePos{m_file, record.line, 1} : m_no_gpu.first;
-            return;
-        }
         const auto quote = this->quote();
         const auto where = region();
         if (quote && where && first_time(instance, *where, quote->zone)) {
@@ -44,12 +50,22 @@ void SkypilotFeed::row(const CsvRecord& record) {
         return;
     }
     const auto mib = m_index[c_gpu_info] ? gpu_memory_mib(field(c_gpu_info).text) : std::nullopt;
-    const GpuMatch gpu = resolve_gpu(m_context.catalog, accelerator, mib);
+    GpuMatch gpu = resolve_gpu(m_context.catalog, accelerator, mib);
+    if (gpu.ambiguous && !instance.empty()) { // "V100" without memory: the catalog type says
+        for (const InstanceType* type : m_context.catalog.match_instances(instance)) {
+            const auto& maybe = gpu.candidates;
+            if (type->provider == m_provider->id && type->id == instance &&
+                std::find(maybe.begin(), maybe.end(), type->gpu) != maybe.end()) {
+                gpu.id = type->gpu;
+            }
+        }
+    }
     if (gpu.id.empty()) {
         Tally& tally = m_unknown[tally_name(accelerator)];
         if (tally.rows++ == 0) {
             tally.first = pos(field(c_accelerator));
             tally.candidates = gpu.candidates;
+            tally.ambiguous = gpu.ambiguous;
         }
         return;
     }
@@ -91,6 +107,7 @@ void SkypilotFeed::gpu_row(const std::string& instance,
     offer.provider = m_provider->id;
     offer.instance = instance;
     offer.region = *where;
+    offer.zoned = m_index[c_zone].has_value();
     offer.zones.push_back(*quote);
 }
 
@@ -190,25 +207,6 @@ void SkypilotFeed::gcp_pairs() {
     }
 }
 
-// A region the provider's list lacks joins it, named by its id (the feed gives no name).
-void SkypilotFeed::add_region(const std::string& id, const SourcePos& at) {
-    const auto& known = m_provider->regions;
-    const auto& added = m_result.regions;
-    if (known.empty() ||
-        std::any_of(known.begin(), known.end(), [&](const auto& r) { return r.id == id; }) ||
-        std::any_of(added.begin(), added.end(), [&](const auto& r) {
-            return r.first == m_provider->id && r.second.id == id;
-        })) {
-        return;
-    }
-    m_result.regions.push_back({m_provider->id, RegionInfo{id, id, ""}});
-    m_result.diagnostics.info(
-        at,
-        "new-region",
-        fmt::format("{} region {} is not in the catalog: the overlay adds it", m_provider->id, id),
-        "named by its id, its country left out: the feed gives neither; add them in the overlay");
-}
-
 void SkypilotFeed::finish() {
     if (m_width == 0) {
         if (m_result.diagnostics.error_count() == m_errors_before) {
@@ -237,39 +235,6 @@ void SkypilotFeed::finish() {
         add_region(offer.region, offer.zones.front().pos);
     }
     report();
-}
-
-void SkypilotFeed::report() {
-    auto& out = m_result.diagnostics;
-    if (m_no_gpu.rows > 0) {
-        out.info(m_no_gpu.first,
-                 "skipped",
-                 fmt::format("{} row(s) without an accelerator (CPU-only types) skipped",
-                             m_no_gpu.rows));
-    }
-    for (const auto& [name, tally] : m_unknown) {
-        const std::string hint = did_you_mean(tally.candidates);
-        out.warning(tally.first,
-                    "unknown-gpu",
-                    fmt::format("AcceleratorName: '{}' is no catalog GPU: {} row(s) not imported",
-                                name,
-                                tally.rows),
-                    name == "tpu-*"
-                        ? "gpuadvisor sizes and prices GPUs, not TPUs"
-                        : (hint.empty() ? "add the GPU with --catalog (see 'gpuadvisor catalog "
-                                          "list gpus')"
-                                        : hint));
-    }
-    if (m_unpaired.rows > 0) {
-        out.info(m_unpaired.first,
-                 "skipped",
-                 fmt::format("{} accelerator row(s) pair with no catalog GCP machine type's row "
-                             "in the file ({}): not imported",
-                             m_unpaired.rows,
-                             fmt::join(m_unpaired.candidates, ", ")),
-                 "GCP prices a GPU VM as a machine-type row plus an accelerator row; add the "
-                 "pair to the catalog (--catalog) to import it");
-    }
 }
 
 } // namespace gpuadvisor::cli
