@@ -97,6 +97,14 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
                     plain);
     }
     std::optional<Date> as_of;
+    if (!options.as_of.empty() && options.format == "sheet") {
+        return fail("catalog import",
+                    "usage",
+                    "--as-of: a sheet's rows give their own as_of",
+                    "leave --as-of out; it dates the files of feeds that carry no date (skypilot)",
+                    k_exit_usage,
+                    io);
+    }
     if (!options.as_of.empty()) {
         as_of = parse_date(options.as_of);
         if (!as_of || io.today < *as_of) {

@@ -83,8 +83,8 @@ class SkypilotFeed {
     Tally m_unpaired; // GCP accelerator rows no catalog machine type pairs with
     std::map<std::string, Tally> m_unknown; // accelerator name -> rows
     std::map<std::tuple<std::string, std::string, std::string>, std::uint32_t> m_seen;
-    std::map<std::pair<std::string, std::string>, Offer> m_offers; // (instance, region)
-    std::set<std::string> m_machines_wanted;                       // GCP
+    std::map<std::pair<std::string, std::string>, ZoneOffer> m_offers; // (instance, region)
+    std::set<std::string> m_machines_wanted;                           // GCP
     std::map<std::string, Quotes> m_machines;
     std::map<std::pair<std::string, double>, Quotes> m_accelerators;
 

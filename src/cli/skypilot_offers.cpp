@@ -30,7 +30,7 @@ std::string spread(std::int64_t low, std::int64_t high) {
                        : fmt::format("{}-{}", format_micros(low), format_micros(high));
 }
 
-std::string offer_notes(const Offer& offer) {
+std::string offer_notes(const ZoneOffer& offer) {
     std::vector<std::string> parts;
     if (!offer.derivation.empty()) {
         parts.push_back(offer.derivation);
@@ -62,7 +62,7 @@ std::string offer_notes(const Offer& offer) {
 
 } // namespace
 
-void add_offer_prices(const Offer& offer, ImportResult& result) {
+void add_offer_prices(const ZoneOffer& offer, ImportResult& result) {
     if (offer.zones.empty()) {
         return;
     }
@@ -148,6 +148,9 @@ std::optional<double> gpu_memory_mib(std::string_view gpu_info) {
     while (end < gpu_info.size() && end - start < 9 && gpu_info[end] >= '0' &&
            gpu_info[end] <= '9') {
         ++end;
+    }
+    if (end < gpu_info.size() && gpu_info[end] >= '0' && gpu_info[end] <= '9') {
+        return std::nullopt; // over 9 digits: no GPU has that memory
     }
     const auto number = parse_strict_number(gpu_info.substr(start, end - start));
     if (!number || *number <= 0) {

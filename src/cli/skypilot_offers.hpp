@@ -21,7 +21,7 @@ struct ZoneQuote {
 };
 
 // An instance type's quotes in one region, with what every price row of it shares.
-struct Offer {
+struct ZoneOffer {
     std::string provider;
     std::string instance;
     std::string region;
@@ -35,7 +35,7 @@ struct Offer {
 
 // One on-demand price entry and, where a zone quotes one, one spot entry: the cheapest zone's,
 // the spread across zones in the notes (on-demand that differs by zone: the lowest, noted).
-void add_offer_prices(const Offer& offer, ImportResult& result);
+void add_offer_prices(const ZoneOffer& offer, ImportResult& result);
 
 // The catalog GPU a SkyPilot AcceleratorName means, told apart by the memory of one GPU
 // (MiB, from GpuInfo) where the name alone gives several; empty if none or still several.

@@ -103,7 +103,7 @@ void SkypilotFeed::gpu_row(const std::string& instance,
     if (!first_time(instance, *where, quote->zone)) {
         return;
     }
-    Offer& offer = m_offers[{instance, *where}];
+    ZoneOffer& offer = m_offers[{instance, *where}];
     offer.provider = m_provider->id;
     offer.instance = instance;
     offer.region = *where;
@@ -178,7 +178,7 @@ void SkypilotFeed::gcp_pairs() {
             ZoneQuote sum = gpu->second;
             sum.on_demand += host.on_demand;
             sum.spot = host.spot && sum.spot ? std::optional(*host.spot + *sum.spot) : std::nullopt;
-            Offer& offer = m_offers[{type.id, place.first}];
+            ZoneOffer& offer = m_offers[{type.id, place.first}];
             offer.provider = "gcp";
             offer.instance = type.id;
             offer.region = place.first;

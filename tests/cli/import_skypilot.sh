@@ -3,6 +3,7 @@
 # each the golden one and valid under `catalog validate --strict`; loaded with --catalog they
 # change `catalog show`; as_of is the file's modification day unless --as-of gives one; a 1 GB
 # vms.csv (sparse) is refused quickly by the size cap; 100,000 zone rows import in seconds.
+# Azure's file (v6 layout, no zones) likewise.
 # Usage: import_skypilot.sh BINARY FIXTURES_DIR CLI_CASES_DIR
 set -u
 bin=$1 fixtures=$2 cases=$3
@@ -31,6 +32,14 @@ changes_the_prices() {
     [[ "$before" != *"europe-west4,USD,9.71"* ]] && [[ "$after" == *"europe-west4,USD,9.71"* ]] &&
     after=$("$bin" --catalog "$tmp/out/aws.yaml" catalog show g4dn.xlarge -o csv) &&
     [[ "$after" == *"ap-south-1,USD,0.579"* ]]
+}
+azure_without_zones_validates() {
+  "$bin" catalog import skypilot "$fixtures/import/skypilot/v6/azure" --as-of 2026-11-30 \
+    --output-file "$tmp/azure.yaml" 2>/dev/null &&
+    cmp -s "$tmp/azure.yaml" <(golden azure) &&
+    "$bin" catalog validate --strict "$tmp/azure.yaml" >/dev/null 2>&1 &&
+    "$bin" --catalog "$tmp/azure.yaml" catalog show Standard_NC4as_T4_v3 -o csv |
+    grep -q "centralus,USD,0.594"
 }
 as_of_is_the_files_day() {
   mkdir -p "$tmp/dated/aws" && cp "$catalogs/aws/vms.csv" "$tmp/dated/aws/" &&
@@ -76,6 +85,7 @@ same_output_twice() {
 check "a catalog folder: one overlay a provider, each the golden one" one_file_a_provider
 check "the imported overlays pass catalog validate --strict" validates_strict
 check "loaded with --catalog, the overlays change catalog show's prices" changes_the_prices
+check "Azure's zoneless file: the golden overlay, valid under --strict, shown" azure_without_zones_validates
 check "without --as-of, as_of is the file's modification day (UTC)" as_of_is_the_files_day
 check "a file modified after today: exit 3 naming --as-of" a_file_from_the_future_needs_as_of
 check "a 1 GB vms.csv is refused by the size cap, in under 5 s" refuses_a_gigabyte
