@@ -63,6 +63,8 @@ ImportResult import_azure(const std::vector<std::string>& files, const ImportCon
 // SkyPilot catalogs: ~/.sky/catalogs/v7, a <cloud>/ folder in it or vms.csv files:
 // import_skypilot.cpp.
 ImportResult import_skypilot(const std::vector<std::string>& paths, const ImportContext& context);
+// AWS Price List EC2 offer files and get-products output, streamed: import_aws.cpp.
+ImportResult import_aws(const std::vector<std::string>& files, const ImportContext& context);
 
 // One overlay file: a provider's instance types with their imported price rows.
 struct Overlay {

@@ -20,8 +20,10 @@ namespace {
 
 // The formats: each one function from files to prices (catalog_import.hpp).
 const std::map<std::string, Importer>& formats() {
-    static const std::map<std::string, Importer> table{
-        {"azure", import_azure}, {"sheet", import_sheet}, {"skypilot", import_skypilot}};
+    static const std::map<std::string, Importer> table{{"aws", import_aws},
+                                                       {"azure", import_azure},
+                                                       {"sheet", import_sheet},
+                                                       {"skypilot", import_skypilot}};
     return table;
 }
 
@@ -179,7 +181,8 @@ void register_catalog_import(CLI::App& catalog, Registry registry) {
         ->add_option("format",
                      options->format,
                      "The input's format: sheet (a price-sheet CSV), skypilot (SkyPilot's "
-                     "vms.csv catalogs), azure (Retail Prices API pages)")
+                     "vms.csv catalogs), azure (Retail Prices API pages), aws (AWS Price List "
+                     "EC2 offer file or get-products output)")
         ->required()
         ->check(one_of(names))
         ->type_name(choices_type(names));
@@ -209,6 +212,7 @@ void register_catalog_import(CLI::App& catalog, Registry registry) {
                    "  gpuadvisor catalog import azure pages/ --output-file azure-prices.yaml\n"
                    "  gpuadvisor catalog import skypilot ~/.sky/catalogs/v7 --output-dir "
                    "overlays/\n"
+                   "  gpuadvisor catalog import aws us-east-1.json > aws-prices.yaml\n"
                    "The sheet's columns: provider,instance,region,plan,price,currency,as_of,source"
                    "[,notes][,confidence]\nskypilot reads <cloud>/vms.csv of aws, gcp and "
                    "azure (docs/cli.md, 'catalog import').");
