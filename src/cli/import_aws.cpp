@@ -37,16 +37,11 @@ bool is_aws_type(const Catalog& catalog, const std::string& id) {
 // Linux, shared tenancy, no software, used capacity, no licence, on-demand market, a region;
 // and a type the catalog has or one with a GPU.
 bool keep(const Catalog& catalog, const AwsProduct& product) {
-    const auto is = [&](const char* name, std::string_view value) {
-        return attribute(product, name) == value;
-    };
-    const std::string& location_type = attribute(product, "locationType");
-    const std::string& market = attribute(product, "marketoption");
-    if (!is("operatingSystem", "Linux") || !is("tenancy", "Shared") ||
-        !is("preInstalledSw", "NA") || !is("capacitystatus", "Used") ||
-        !is("licenseModel", "No License required") || !(market.empty() || market == "OnDemand") ||
-        !(location_type.empty() || location_type == "AWS Region")) {
-        return false;
+    for (const AwsFilter& filter : k_aws_filter) {
+        const std::string& value = attribute(product, filter.attribute);
+        if (value != filter.value && !(filter.optional && value.empty())) {
+            return false;
+        }
     }
     const auto gpus = aws_count(attribute(product, "gpu"));
     return (gpus && *gpus > 0) || is_aws_type(catalog, attribute(product, "instanceType"));

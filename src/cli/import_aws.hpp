@@ -71,6 +71,21 @@ using AwsKeep = std::function<bool(const AwsProduct&)>;
 // get-products output. Errors (syntax, wrong types, limits) go to feed.problems.
 AwsFeed read_aws_feed(const std::string& file, std::FILE* stream, const AwsKeep& keep);
 
+// The product filter: each attribute's one accepted value; `optional` ones may be absent.
+struct AwsFilter {
+    const char* attribute;
+    const char* value;
+    bool optional;
+};
+inline constexpr AwsFilter k_aws_filter[] = {
+    {"operatingSystem", "Linux", false},
+    {"tenancy", "Shared", false},
+    {"preInstalledSw", "NA", false},
+    {"capacitystatus", "Used", false},
+    {"licenseModel", "No License required", false},
+    {"marketoption", "OnDemand", true},    // not a Capacity Block
+    {"locationType", "AWS Region", true}}; // not a Local or Wavelength Zone
+
 // The attributes kept of a product.
 inline constexpr const char* k_aws_attributes[] = {"instanceType",
                                                    "instanceFamily",

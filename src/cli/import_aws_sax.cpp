@@ -292,6 +292,13 @@ bool FeedSax::product_value(const char* not_string, const std::string& value) {
         m_family = value;
     } else {
         m_product->attributes[name] = value;
+        const auto rejects = [&](const AwsFilter& f) {
+            return name == f.attribute && value != f.value;
+        };
+        if (m_reader != nullptr &&
+            std::any_of(std::begin(k_aws_filter), std::end(k_aws_filter), rejects)) {
+            m_reader->skip_object(); // the rest of a product the filter drops is not read
+        }
     }
     return true;
 }
