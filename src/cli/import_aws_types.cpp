@@ -4,6 +4,7 @@
 
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <utility>
 
 namespace gpuadvisor::cli {
@@ -123,7 +124,8 @@ std::optional<double> storage(const std::string& text) {
 
 std::optional<long> aws_count(const std::string& text) {
     const auto value = leading_number(text);
-    if (!value || text.find(' ') != std::string::npos || *value != static_cast<long>(*value)) {
+    if (!value || text.find(' ') != std::string::npos || *value != std::floor(*value) ||
+        *value > 1e9) {
         return std::nullopt;
     }
     return static_cast<long>(*value);
