@@ -135,11 +135,15 @@ bool AwsImport::instance(const std::string& path,
     auto type = aws_instance(product, gpu, specs, problem);
     if (!type) {
         report(path,
-               {false,
+               {true,
                 product.pos,
                 "bad-value",
-                fmt::format("SKU {} ({}): {}", product.sku, id, problem),
-                "AWS writes figures such as \"96\", \"2048 GiB\", \"3200 Gigabit\""});
+                fmt::format("SKU {} ({}): {}; the type is not defined, its prices are left out",
+                            product.sku,
+                            id,
+                            problem),
+                "define it with --catalog first; AWS writes figures such as \"96\", \"2048 "
+                "GiB\", \"3200 Gigabit\""});
         return false;
     }
     m_defined.insert(id);

@@ -119,13 +119,16 @@ std::vector<AwsPlanPrice> aws_plan_prices(const std::vector<const AwsTerm*>& ter
             continue;
         }
         const std::int64_t years = term->lease == "1yr" ? 1 : term->lease == "3yr" ? 3 : 0;
-        if (years == 0) {
-            problem("bad-value",
-                    fmt::format("SKU {} term {}: LeaseContractLength '{}' is not 1yr or 3yr",
-                                term->sku,
-                                term->code,
-                                term->lease),
-                    "the catalog has 1-year and 3-year reserved prices");
+        if (years == 0) { // a lease the catalog has no plan for: left out, not an error
+            problems.push_back(
+                {true,
+                 term->pos,
+                 "bad-value",
+                 fmt::format("SKU {} term {}: LeaseContractLength '{}' is not 1yr or 3yr; left out",
+                             term->sku,
+                             term->code,
+                             term->lease),
+                 "the catalog has 1-year and 3-year reserved prices"});
             continue;
         }
         const std::int64_t hours = years * k_hours_a_year;
@@ -144,7 +147,9 @@ std::vector<AwsPlanPrice> aws_plan_prices(const std::vector<const AwsTerm*>& ter
         }
         variants.push_back({years, term->offering_class, term->purchase, effective, term->pos});
     }
-    if (problems.size() != before) { // errors only so far
+    if (std::any_of(problems.begin() + static_cast<std::ptrdiff_t>(before),
+                    problems.end(),
+                    [](const AwsProblem& p) { return !p.warning; })) {
         return {};
     }
     for (const std::int64_t years : {1, 3}) {

@@ -208,12 +208,15 @@ bool FeedSax::container(bool object) {
     static const std::string k_root;
     const std::string& name = n == 0 ? k_root : m_keys.back();
     bool expects_object = false;
+    bool expects_array = false;
     bool reads_string = false;
     if (n == 0) {
         expects_object = true;
     } else if (n == 1 && m_fixed == nullptr) {
         expects_object = name == "products" || name == "terms";
-        reads_string = name == "PriceList" && object;
+        expects_array = name == "PriceList";
+    } else if (n == 2 && m_fixed == nullptr && m_section == Section::price_list) {
+        reads_string = true; // an entry is JSON text
     } else if (in_products()) {
         expects_object = n < m_product_level || (n == m_product_level && name == "attributes");
         reads_string = (n == m_product_level && (name == "sku" || name == "productFamily")) ||
@@ -228,12 +231,14 @@ bool FeedSax::container(bool object) {
                        (n == b + 3 && m_keys[b] == "priceDimensions" && name == "unit") ||
                        (n == b + 4 && m_keys[b + 2] == "pricePerUnit" && name == "USD");
     }
-    if (reads_string || (expects_object && !object)) {
+    if (reads_string || (expects_object && !object) || (expects_array && object)) {
         problem("wrong-type",
                 fmt::format("{}: {}, not {}",
                             where(),
                             object ? "an object" : "an array",
-                            reads_string ? "a string" : "an object"),
+                            reads_string     ? "a string"
+                            : expects_object ? "an object"
+                                             : "an array"),
                 "the layout is docs/cli.md's 'catalog import aws'");
         return false;
     }
