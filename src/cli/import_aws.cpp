@@ -252,9 +252,8 @@ void AwsImport::file(const std::string& path) {
         return;
     }
     const std::size_t errors = m_result.diagnostics.error_count();
-    const AwsFeed feed = read_aws_feed(path, stream.get(), [&](const AwsProduct& product) {
-        return keep(m_context.catalog, product);
-    });
+    const AwsFeed feed = read_aws_feed(
+        stream.get(), [&](const AwsProduct& product) { return keep(m_context.catalog, product); });
     for (const AwsProblem& problem : feed.problems) {
         report(path, problem);
     }

@@ -67,9 +67,9 @@ struct AwsFeed {
 // a compute instance) and is a GPU type (gpu > 0) or one of `known_types`.
 using AwsKeep = std::function<bool(const AwsProduct&)>;
 
-// Reads `file` as a stream (never the whole document in memory): an offer file or
+// Reads a file as a stream (never the whole document in memory): an offer file or
 // get-products output. Errors (syntax, wrong types, limits) go to feed.problems.
-AwsFeed read_aws_feed(const std::string& file, std::FILE* stream, const AwsKeep& keep);
+AwsFeed read_aws_feed(std::FILE* stream, const AwsKeep& keep);
 
 // The product filter: each attribute's one accepted value; `optional` ones may be absent.
 struct AwsFilter {
