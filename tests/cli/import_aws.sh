@@ -23,11 +23,12 @@ adds_the_prices() {
   local before after
   before=$("$bin" catalog show g4dn.xlarge -o csv) &&
     after=$("$bin" --catalog "$tmp/good.yaml" catalog show g4dn.xlarge -o csv) &&
-    [[ "$before" != *"0.331"* ]] && [[ "$after" == *"0.331"* ]] && [[ "$after" == *"0.227"* ]]
+    [[ "$before" != *"0.227"* ]] && [[ "$after" == *"us-east-1,USD,0.526,,0.331,0.227,"* ]] &&
+    [[ "$after" == *"AWS Price List offer file offer-good.json"* ]]
 }
 defines_new_types() {
-  "$bin" --catalog "$tmp/good.yaml" catalog show p6-b200.48xlarge >"$tmp/b200.txt" &&
-    grep -q "^gpu  *B200$" "$tmp/b200.txt" && grep -q "113.9328" "$tmp/b200.txt"
+  "$bin" --catalog "$tmp/good.yaml" catalog show g6e.96xlarge >"$tmp/new.txt" &&
+    grep -q "^gpu  *L40S$" "$tmp/new.txt" && grep -q "60.10" "$tmp/new.txt"
 }
 two_feeds_together() {
   "$bin" catalog import aws "$feeds/offer-good.json" "$feeds/get-products.json" \
