@@ -5,6 +5,7 @@
 #include "gpuadvisor/catalog.hpp"
 #include "gpuadvisor/diagnostic.hpp"
 #include "gpuadvisor/fx.hpp"
+#include "io.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -80,5 +81,28 @@ struct Overlay {
 // new regions (`imported.regions`) go in its provider block.
 std::vector<Overlay>
 write_overlays(const ImportResult& imported, const Catalog& catalog, Diagnostics& diagnostics);
+
+// Whether this build has the format `name` (the table in cmd_catalog_import.cpp).
+bool has_import_format(std::string_view name);
+
+// Where an import's overlay goes: stdout (both empty), one file, or a folder (a file a provider).
+struct ImportOutput {
+    std::string file;
+    std::string dir;
+};
+
+// The import `catalog import` and `catalog fetch` share: the files through the format (with
+// `as_of`, --as-of, for a feed without dates), one overlay a provider, read back over the catalog
+// and written; the diagnostics printed (errors: exit 3, nothing written). Returns the exit code.
+int import_and_write(std::string_view command,
+                     const std::string& format,
+                     const std::vector<std::string>& files,
+                     const ImportOutput& output,
+                     const Catalog& catalog,
+                     Io& io,
+                     std::optional<Date> as_of = std::nullopt);
+
+// -o given to a command whose output is YAML: a usage error (exit 2).
+int refuse_output_format(std::string_view command, Io& io);
 
 } // namespace gpuadvisor::cli

@@ -30,8 +30,7 @@ const std::map<std::string, Importer>& formats() {
 struct Options {
     std::string format;
     std::vector<std::string> files;
-    std::string output_file;
-    std::string output_dir;
+    ImportOutput output;
     std::string as_of;
 };
 
@@ -61,23 +60,26 @@ bool write_file(const std::string& path, const std::string& text, Diagnostics& o
     return true;
 }
 
-int write_overlays_out(const Options& options, const std::vector<Overlay>& overlays, Io& io) {
+int write_overlays_out(std::string_view command,
+                       const ImportOutput& options,
+                       const std::vector<Overlay>& overlays,
+                       Io& io) {
     Diagnostics failed;
     std::vector<std::string> written;
-    if (!options.output_dir.empty()) {
+    if (!options.dir.empty()) {
         for (const Overlay& overlay : overlays) {
             const std::string path =
-                (std::filesystem::path(options.output_dir) / (overlay.provider + ".yaml")).string();
+                (std::filesystem::path(options.dir) / (overlay.provider + ".yaml")).string();
             if (!write_file(path, overlay.yaml, failed)) {
-                return fail("catalog import", failed, k_exit_input, io);
+                return fail(command, failed, k_exit_input, io);
             }
             written.push_back(path);
         }
-    } else if (!options.output_file.empty()) {
-        if (!write_file(options.output_file, overlays[0].yaml, failed)) {
-            return fail("catalog import", failed, k_exit_input, io);
+    } else if (!options.file.empty()) {
+        if (!write_file(options.file, overlays[0].yaml, failed)) {
+            return fail(command, failed, k_exit_input, io);
         }
-        written.push_back(options.output_file);
+        written.push_back(options.file);
     } else {
         io.out << overlays[0].yaml;
     }
@@ -89,14 +91,7 @@ int write_overlays_out(const Options& options, const std::vector<Overlay>& overl
 
 int run(const Options& options, const GlobalOptions& global, Io& io) {
     if (io.format != OutputFormat::table) { // the output is YAML: -o has nothing to choose
-        Io plain = io;
-        plain.format = OutputFormat::table;
-        return fail("catalog import",
-                    "usage",
-                    "-o: catalog import writes a catalog overlay in YAML, in no other format",
-                    "leave -o out; --output-file PATH writes the overlay to a file",
-                    k_exit_usage,
-                    plain);
+        return refuse_output_format("catalog import", io);
     }
     std::optional<Date> as_of;
     if (!options.as_of.empty() && options.format == "sheet") {
@@ -125,15 +120,43 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
     if (catalog == nullptr) {
         return k_exit_input;
     }
-    ImportResult result =
-        formats().at(options.format)(options.files, {*catalog, io.today, io.rates(), as_of});
+    return import_and_write(
+        "catalog import", options.format, options.files, options.output, *catalog, io, as_of);
+}
+
+} // namespace
+
+bool has_import_format(std::string_view name) {
+    return formats().contains(std::string(name));
+}
+
+int refuse_output_format(std::string_view command, Io& io) {
+    Io plain = io;
+    plain.format = OutputFormat::table;
+    return fail(command,
+                "usage",
+                fmt::format("-o: {} writes a catalog overlay in YAML, in no other format", command),
+                "leave -o out; --output-file PATH writes the overlay to a file",
+                k_exit_usage,
+                plain);
+}
+
+int import_and_write(std::string_view command,
+                     const std::string& format,
+                     const std::vector<std::string>& files,
+                     const ImportOutput& output,
+                     const Catalog& catalog,
+                     Io& io,
+                     std::optional<Date> as_of) {
+    const ImportContext context{catalog, io.today, io.rates(), as_of};
+    ImportResult result = formats().at(format)(files, context);
     std::vector<Overlay> overlays;
     if (!result.diagnostics.has_errors()) {
-        overlays = write_overlays(result, *catalog, result.diagnostics);
+        overlays = write_overlays(result, catalog, result.diagnostics);
     }
     if (!result.diagnostics.has_errors() && overlays.empty()) {
-        const bool sheet = options.format == "sheet";
-        result.diagnostics.error({options.files.back(), 0, 0},
+        const bool sheet = format == "sheet";
+        result.diagnostics.error({files.back(), 0, 0},
                                  "no-price",
                                  sheet ? "no price rows: the files hold a header only"
                                        : "no price rows: nothing in the files imports",
@@ -142,20 +165,20 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
     }
     if (!result.diagnostics.has_errors()) {
         for (const Overlay& overlay : overlays) {
-            check_overlay(overlay, *catalog, io.today, result.diagnostics);
+            check_overlay(overlay, catalog, io.today, result.diagnostics);
         }
     }
     result.diagnostics.sort();
     if (result.diagnostics.has_errors()) {
-        return fail("catalog import", result.diagnostics, k_exit_input, io);
+        return fail(command, result.diagnostics, k_exit_input, io);
     }
     print_diagnostics(result.diagnostics, io); // warnings and info: the overlay is written
-    if (overlays.size() > 1 && options.output_dir.empty()) {
+    if (overlays.size() > 1 && output.dir.empty()) {
         std::vector<std::string> providers;
         for (const Overlay& overlay : overlays) {
             providers.push_back(overlay.provider);
         }
-        return fail("catalog import",
+        return fail(command,
                     "several-providers",
                     fmt::format("the prices are of {} providers ({}): an overlay is of one",
                                 providers.size(),
@@ -164,10 +187,8 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
                     k_exit_usage,
                     io);
     }
-    return write_overlays_out(options, overlays, io);
+    return write_overlays_out(command, output, overlays, io);
 }
-
-} // namespace
 
 void register_catalog_import(CLI::App& catalog, Registry registry) {
     auto options = std::make_shared<Options>();
@@ -191,12 +212,12 @@ void register_catalog_import(CLI::App& catalog, Registry registry) {
         ->type_name("FILE...");
     auto* file = import
                      ->add_option("--output-file",
-                                  options->output_file,
+                                  options->output.file,
                                   "Write the overlay to this file (default: stdout)")
                      ->type_name("PATH");
     import
         ->add_option("--output-dir",
-                     options->output_dir,
+                     options->output.dir,
                      "Write one overlay a provider, DIR/<provider>.yaml (a sheet of several)")
         ->type_name("DIR")
         ->excludes(file);
