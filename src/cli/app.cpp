@@ -432,6 +432,7 @@ int run_command(int argc,
     register_catalog_validate(*catalog, registry);
     register_catalog_diff(*catalog, registry);
     register_catalog_import(*catalog, registry);
+    register_catalog_fetch(*catalog, registry);
     register_size(app, registry);
     register_scaling(app, registry);
     register_price(app, registry);

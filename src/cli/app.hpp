@@ -37,6 +37,7 @@ void register_catalog_show(CLI::App& catalog, Registry registry);
 void register_catalog_validate(CLI::App& catalog, Registry registry);
 void register_catalog_diff(CLI::App& catalog, Registry registry);
 void register_catalog_import(CLI::App& catalog, Registry registry);
+void register_catalog_fetch(CLI::App& catalog, Registry registry);
 void register_size(CLI::App& app, Registry registry);
 void register_scaling(CLI::App& app, Registry registry);
 void register_price(CLI::App& app, Registry registry);
