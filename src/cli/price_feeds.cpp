@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -19,6 +20,14 @@ namespace {
 constexpr int k_max_pages = 10'000;
 // Azure's filters are put in groups so that no URL is much longer than this.
 constexpr std::size_t k_max_filter = 1500;
+// AWS's region index and Azure's pages are small (some kB): a larger body is not the feed's.
+constexpr std::uint64_t k_max_page_bytes = std::uint64_t{64} << 20U;
+
+FetchSettings for_pages(const FetchSettings& settings) {
+    FetchSettings pages = settings;
+    pages.http.max_bytes = std::min(pages.http.max_bytes, k_max_page_bytes);
+    return pages;
+}
 
 std::optional<nlohmann::json> read_json(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -133,7 +142,8 @@ FeedFiles fetch_aws(const FeedRequest& request, const FetchSettings& settings) {
     FeedFiles out;
     const std::string index_url =
         request.endpoint + "/offers/v1.0/aws/AmazonEC2/current/region_index.json";
-    const Download index_file = cached_download(index_url, "aws/region_index.json", settings);
+    const Download index_file =
+        cached_download(index_url, "aws/region_index.json", for_pages(settings));
     if (!fetched(index_file, index_url, out)) {
         return out;
     }
@@ -178,7 +188,7 @@ FeedFiles fetch_azure(const FeedRequest& request, const FetchSettings& settings)
                 }
                 const std::string name =
                     fmt::format("azure/{}/{}-{:04}.json", region, query + 1, page);
-                const Download got = cached_download(url, name, settings);
+                const Download got = cached_download(url, name, for_pages(settings));
                 if (!fetched(got, url, out)) {
                     return out;
                 }
