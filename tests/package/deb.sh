@@ -21,7 +21,7 @@ expect() { # expect WHAT TEXT PATTERN...
 }
 depends=$(dpkg-deb --field "$runtime" Depends)
 echo "gpuadvisor Depends: $depends"
-expect "gpuadvisor Depends" "$depends" 'libyaml-cpp0\.[0-9]' 'libfmt[0-9]+' 'libstdc\+\+6' 'libc6'
+expect "gpuadvisor Depends" "$depends" 'libyaml-cpp0\.[0-9]' 'libfmt[0-9]+' 'libstdc\+\+6' 'libc6' 'libcurl4'
 expect "gpuadvisor-dev Depends" "$(dpkg-deb --field "$dev" Depends)" 'libyaml-cpp-dev' 'libfmt-dev'
 expect "gpuadvisor contents" "$(dpkg-deb --contents "$runtime")" ' \./usr/bin/gpuadvisor$' \
   '/man1/gpuadvisor\.1$' '/man1/gpuadvisor-recommend\.1$' '/man1/gpuadvisor-catalog-validate\.1$' \
