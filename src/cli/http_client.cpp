@@ -165,8 +165,13 @@ Attempt attempt(const std::string& url,
     }
     result.code = curl_easy_perform(handle);
     curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &result.status);
-    if (transfer.drawn) {
-        *options.progress << '\n' << std::flush;
+    if (transfer.drawn) { // the bar's last state, then its line is done
+        *options.progress << '\r'
+                          << progress_line(label,
+                                           transfer.written,
+                                           result.code == CURLE_OK ? transfer.written : 0)
+                          << '\n'
+                          << std::flush;
     }
     result.message = error[0] != '\0' ? error : curl_easy_strerror(result.code);
     result.write_failed = transfer.write_failed;
@@ -183,6 +188,7 @@ bool may_pass(const Attempt& attempt) {
     case CURLE_COULDNT_CONNECT:
     case CURLE_COULDNT_RESOLVE_HOST:
     case CURLE_PARTIAL_FILE:
+    case CURLE_BAD_CONTENT_ENCODING: // a compressed body cut short
     case CURLE_RECV_ERROR:
     case CURLE_SEND_ERROR:
     case CURLE_GOT_NOTHING:
@@ -235,19 +241,23 @@ void describe_failure(const Attempt& last, const HttpOptions& options, HttpResul
 } // namespace
 
 std::string progress_line(const std::string& label, std::uint64_t now, std::uint64_t total) {
-    constexpr double k_mib = 1024.0 * 1024.0;
-    const double now_mib = static_cast<double>(now) / k_mib;
+    const std::uint64_t scale = std::max(now, total) < (std::uint64_t{1} << 20U) ? 1024 : 1 << 20U;
+    const std::string_view unit = scale == 1024 ? "KiB" : "MiB";
+    const auto size = [scale](std::uint64_t bytes) {
+        return static_cast<double>(bytes) / static_cast<double>(scale);
+    };
     if (total == 0 || now > total) {
-        return fmt::format("{:>9.1f} MiB  {}", now_mib, label);
+        return fmt::format("{:>9.1f} {}  {}", size(now), unit, label);
     }
     constexpr std::uint64_t k_bar = 24;
     const std::uint64_t filled = now * k_bar / total;
-    return fmt::format("[{}{}] {:>3}%  {:.1f} / {:.1f} MiB  {}",
+    return fmt::format("[{}{}] {:>3}%  {:.1f} / {:.1f} {}  {}",
                        std::string(filled, '#'),
                        std::string(k_bar - filled, '.'),
                        now * 100 / total,
-                       now_mib,
-                       static_cast<double>(total) / k_mib,
+                       size(now),
+                       size(total),
+                       unit,
                        label);
 }
 

@@ -64,7 +64,8 @@ TEST_CASE("on_endpoint moves the feed's links onto the endpoint and refuses othe
     CHECK(on_endpoint("", k_aws_endpoint, endpoint).empty());
 }
 
-TEST_CASE("progress_line: a bar with the share and sizes, or the size alone without a total") {
+TEST_CASE("progress_line: a bar with the share and sizes (MiB, or KiB under 1 MiB), or the size "
+          "alone without a total") {
     CHECK(progress_line("aws/us-east-1.json", 0, 4 << 20) ==
           "[........................]   0%  0.0 / 4.0 MiB  aws/us-east-1.json");
     CHECK(progress_line("aws/us-east-1.json", 1 << 20, 4 << 20) ==
@@ -72,4 +73,6 @@ TEST_CASE("progress_line: a bar with the share and sizes, or the size alone with
     CHECK(progress_line("x", 4 << 20, 4 << 20) ==
           "[########################] 100%  4.0 / 4.0 MiB  x");
     CHECK(progress_line("x", 3 << 19, 0) == "      1.5 MiB  x");
+    CHECK(progress_line("x", 646, 0) == "      0.6 KiB  x"); // under 1 MiB: KiB
+    CHECK(progress_line("x", 512, 2048) == "[######..................]  25%  0.5 / 2.0 KiB  x");
 }
