@@ -161,7 +161,7 @@ FeedFiles fetch_aws(const FeedRequest& request, const FetchSettings& settings) {
         if (url.empty()) {
             continue;
         }
-        const Download offer = cached_download(url, "aws/" + region + ".json", settings);
+        const Download offer = cached_download(url, "aws/AmazonEC2-" + region + ".json", settings);
         if (fetched(offer, url, out)) {
             out.files.push_back(offer.path);
         }
@@ -187,7 +187,7 @@ FeedFiles fetch_azure(const FeedRequest& request, const FetchSettings& settings)
                     return out;
                 }
                 const std::string name =
-                    fmt::format("azure/{}/{}-{:04}.json", region, query + 1, page);
+                    fmt::format("azure/{}-q{}-p{:04}.json", region, query + 1, page);
                 const Download got = cached_download(url, name, for_pages(settings));
                 if (!fetched(got, url, out)) {
                     return out;

@@ -22,10 +22,10 @@ requests() { wc -l <"$log"; }
 
 downloads_the_feed() {
   fetch aws --download-only --endpoint "$url/ok" --cache-dir "$tmp/c" >"$tmp/out" 2>"$tmp/err" &&
-    [ "$(cat "$tmp/out")" = "$tmp/c/aws/us-east-1.json"$'\n'"$tmp/c/aws/eu-west-1.json" ] &&
-    cmp -s "$tmp/c/aws/us-east-1.json" "$fixtures/fetch/aws/offer-us-east-1.json" &&
-    cmp -s "$tmp/c/aws/eu-west-1.json" "$fixtures/fetch/aws/offer-eu-west-1.json" &&
-    [ "$(requests)" -eq 3 ] && grep -q "^gpuadvisor: fetched $tmp/c/aws/us-east-1.json" "$tmp/err" &&
+    [ "$(cat "$tmp/out")" = "$tmp/c/aws/AmazonEC2-us-east-1.json"$'\n'"$tmp/c/aws/AmazonEC2-eu-west-1.json" ] &&
+    cmp -s "$tmp/c/aws/AmazonEC2-us-east-1.json" "$fixtures/fetch/aws/offer-us-east-1.json" &&
+    cmp -s "$tmp/c/aws/AmazonEC2-eu-west-1.json" "$fixtures/fetch/aws/offer-eu-west-1.json" &&
+    [ "$(requests)" -eq 3 ] && grep -q "^gpuadvisor: fetched $tmp/c/aws/AmazonEC2-us-east-1.json" "$tmp/err" &&
     ! grep -q $'\r' "$tmp/err"
 }
 second_run_asks_nothing() {
@@ -33,17 +33,17 @@ second_run_asks_nothing() {
   before=$(requests)
   fetch aws --download-only --endpoint "$url/ok" --cache-dir "$tmp/c" >"$tmp/out2" 2>"$tmp/err" &&
     cmp -s "$tmp/out" "$tmp/out2" && [ "$(requests)" -eq "$before" ] &&
-    grep -q "^gpuadvisor: cached $tmp/c/aws/eu-west-1.json$" "$tmp/err"
+    grep -q "^gpuadvisor: cached $tmp/c/aws/AmazonEC2-eu-west-1.json$" "$tmp/err"
 }
 resumes_a_run_cut_off() { # eu-west-1 was being downloaded: a .part, no file, no meta
   local before
-  rm "$tmp/c/aws/eu-west-1.json" "$tmp/c/aws/eu-west-1.json.meta.json"
-  echo '{"half' >"$tmp/c/aws/eu-west-1.json.part"
+  rm "$tmp/c/aws/AmazonEC2-eu-west-1.json" "$tmp/c/aws/AmazonEC2-eu-west-1.json.meta.json"
+  echo '{"half' >"$tmp/c/aws/AmazonEC2-eu-west-1.json.part"
   before=$(requests)
   fetch aws --download-only --endpoint "$url/ok" --cache-dir "$tmp/c" >/dev/null 2>&1 &&
     [ "$(requests)" -eq $((before + 1)) ] && tail -1 "$log" | grep -q "/eu-west-1/index.json$" &&
-    cmp -s "$tmp/c/aws/eu-west-1.json" "$fixtures/fetch/aws/offer-eu-west-1.json" &&
-    [ ! -e "$tmp/c/aws/eu-west-1.json.part" ]
+    cmp -s "$tmp/c/aws/AmazonEC2-eu-west-1.json" "$fixtures/fetch/aws/offer-eu-west-1.json" &&
+    [ ! -e "$tmp/c/aws/AmazonEC2-eu-west-1.json.part" ]
 }
 refresh_revalidates() {
   local before
@@ -51,26 +51,26 @@ refresh_revalidates() {
   fetch aws --download-only --refresh --endpoint "$url/ok" --cache-dir "$tmp/c" >/dev/null 2>"$tmp/err" &&
     [ "$(requests)" -eq $((before + 3)) ] &&
     [ "$(grep -c "^gpuadvisor: not modified, kept" "$tmp/err")" -eq 3 ] &&
-    cmp -s "$tmp/c/aws/us-east-1.json" "$fixtures/fetch/aws/offer-us-east-1.json"
+    cmp -s "$tmp/c/aws/AmazonEC2-us-east-1.json" "$fixtures/fetch/aws/offer-us-east-1.json"
 }
 a_changed_file_is_fetched_again() { # a copy whose size is not the one recorded is not trusted
-  echo "garbage" >"$tmp/c/aws/us-east-1.json"
+  echo "garbage" >"$tmp/c/aws/AmazonEC2-us-east-1.json"
   fetch aws --download-only --endpoint "$url/ok" --cache-dir "$tmp/c" >/dev/null 2>&1 &&
-    cmp -s "$tmp/c/aws/us-east-1.json" "$fixtures/fetch/aws/offer-us-east-1.json"
+    cmp -s "$tmp/c/aws/AmazonEC2-us-east-1.json" "$fixtures/fetch/aws/offer-us-east-1.json"
 }
 azure_follows_next_page_link() {
   : >"$log"
   fetch azure --download-only --region eastus --endpoint "$url/ok" --cache-dir "$tmp/z" \
     >"$tmp/out" 2>/dev/null &&
-    [ "$(cat "$tmp/out")" = "$tmp/z/azure/eastus/1-0001.json"$'\n'"$tmp/z/azure/eastus/1-0002.json"$'\n'"$tmp/z/azure/eastus/1-0003.json" ] &&
-    cmp -s "$tmp/z/azure/eastus/1-0002.json" "$fixtures/fetch/azure/eastus-100.json" &&
+    [ "$(cat "$tmp/out")" = "$tmp/z/azure/eastus-q1-p0001.json"$'\n'"$tmp/z/azure/eastus-q1-p0002.json"$'\n'"$tmp/z/azure/eastus-q1-p0003.json" ] &&
+    cmp -s "$tmp/z/azure/eastus-q1-p0002.json" "$fixtures/fetch/azure/eastus-100.json" &&
     [ "$(requests)" -eq 3 ] &&
     head -1 "$log" | grep -qF "armRegionName%20eq%20%27eastus%27%20and%20%28armSkuName%20eq%20%27Standard_NC4as_T4_v3%27%20or%20armSkuName%20eq%20%27Standard_ND96asr_v4%27%29" &&
     sed -n 2p "$log" | grep -q '^GET /ok/api/retail/prices?.*&$skip=100$'
 }
 azure_default_regions() {
   fetch azure --download-only --endpoint "$url/ok" --cache-dir "$tmp/z" >"$tmp/out" 2>/dev/null &&
-    [ "$(wc -l <"$tmp/out")" -eq 4 ] && grep -q "/azure/westeurope/1-0001.json$" "$tmp/out"
+    [ "$(wc -l <"$tmp/out")" -eq 4 ] && grep -q "/azure/westeurope-q1-p0001.json$" "$tmp/out"
 }
 azure_unknown_region_warns() {
   fetch azure --download-only --region nowhere --endpoint "$url/ok" --cache-dir "$tmp/z" \
@@ -79,7 +79,7 @@ azure_unknown_region_warns() {
 retries_a_500() {
   fetch aws --download-only --region us-east-1 --endpoint "$url/flaky" --cache-dir "$tmp/f" \
     >/dev/null 2>"$tmp/err" && grep -q "region_index.json (.* bytes, 2 tries)" "$tmp/err" &&
-    cmp -s "$tmp/f/aws/us-east-1.json" "$fixtures/fetch/aws/offer-us-east-1.json"
+    cmp -s "$tmp/f/aws/AmazonEC2-us-east-1.json" "$fixtures/fetch/aws/offer-us-east-1.json"
 }
 a_500_without_retries() { # (the region index was asked for above: the offer file fails)
   local status
@@ -109,7 +109,7 @@ truncated_is_an_error() {
 truncated_once_is_retried() {
   fetch aws --download-only --region eu-west-1 --endpoint "$url/cut-once" --cache-dir "$tmp/t1" \
     >/dev/null 2>&1 &&
-    cmp -s "$tmp/t1/aws/eu-west-1.json" "$fixtures/fetch/aws/offer-eu-west-1.json"
+    cmp -s "$tmp/t1/aws/AmazonEC2-eu-west-1.json" "$fixtures/fetch/aws/offer-eu-west-1.json"
 }
 redirect_loop() {
   local status
