@@ -83,7 +83,12 @@ FeedRequest feed_request(const Options& options, const Catalog& catalog) {
     while (request.endpoint.ends_with('/')) {
         request.endpoint.pop_back();
     }
-    request.regions = options.regions;
+    for (const std::string& region : options.regions) { // each once, in the order given
+        if (std::find(request.regions.begin(), request.regions.end(), region) ==
+            request.regions.end()) {
+            request.regions.push_back(region);
+        }
+    }
     if (const Provider* provider = catalog.find_provider(options.provider);
         request.regions.empty() && provider != nullptr) {
         for (const RegionInfo& region : provider->regions) {
@@ -183,6 +188,15 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
         return status;
     }
     const FetchSettings settings = fetch_settings(options, dir, io);
+    const FolderLock lock(dir, settings.notes);
+    if (!lock.error().empty()) {
+        return fail(k_command,
+                    "io",
+                    lock.error(),
+                    "name a writable folder with --cache-dir DIR",
+                    k_exit_input,
+                    io);
+    }
     FeedFiles feed =
         options.provider == "aws" ? fetch_aws(request, settings) : fetch_azure(request, settings);
     if (feed.diagnostics.has_errors()) {
@@ -216,11 +230,11 @@ void register_catalog_fetch(CLI::App& catalog, Registry registry) {
                      "A region to fetch (repeatable; default: the provider's regions in the "
                      "active catalog)")
         ->type_name("R");
-    fetch
-        ->add_option("--output-file",
-                     options->output_file,
-                     "Write the overlay to this file (default: stdout)")
-        ->type_name("PATH");
+    auto* output = fetch
+                       ->add_option("--output-file",
+                                    options->output_file,
+                                    "Write the overlay to this file (default: stdout)")
+                       ->type_name("PATH");
     fetch
         ->add_option("--cache-dir",
                      options->cache_dir,
@@ -235,9 +249,11 @@ void register_catalog_fetch(CLI::App& catalog, Registry registry) {
         ->check(whole_range(0, 10))
         ->type_name("N");
     fetch->add_flag("--refresh", options->refresh, "Ask the feed again for files already kept");
-    fetch->add_flag("--download-only",
-                    options->download_only,
-                    "Download only, and print the files' paths (no import)");
+    fetch
+        ->add_flag("--download-only",
+                   options->download_only,
+                   "Download only, and print the files' paths (no import)")
+        ->excludes(output);
     fetch
         ->add_option(
             "--endpoint", options->endpoint, "The feed's base URL, for a mirror or a proxy of it")

@@ -6,12 +6,16 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <ostream>
 #include <sstream>
+#include <sys/file.h>
 #include <system_error>
+#include <unistd.h>
 
 namespace gpuadvisor::cli {
 
@@ -78,6 +82,39 @@ void note(const FetchSettings& settings, const std::string& text) {
 }
 
 } // namespace
+
+FolderLock::FolderLock(const std::string& dir, std::ostream* notes) {
+    std::error_code failed;
+    fs::create_directories(dir, failed);
+    const std::string path = (fs::path(dir) / ".lock").string();
+    m_fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (m_fd < 0) {
+        m_error = fmt::format(
+            "cannot open {}: {}", path, std::error_code(errno, std::generic_category()).message());
+        return;
+    }
+    if (::flock(m_fd, LOCK_EX | LOCK_NB) == 0) {
+        return;
+    }
+    if (notes != nullptr) {
+        *notes << "gpuadvisor: waiting for another catalog fetch using " << dir << '\n'
+               << std::flush;
+    }
+    while (::flock(m_fd, LOCK_EX) != 0) {
+        if (errno != EINTR) {
+            m_error = fmt::format("cannot lock {}: {}",
+                                  path,
+                                  std::error_code(errno, std::generic_category()).message());
+            return;
+        }
+    }
+}
+
+FolderLock::~FolderLock() {
+    if (m_fd >= 0) {
+        ::close(m_fd); // and the lock with it
+    }
+}
 
 Download
 cached_download(const std::string& url, const std::string& name, const FetchSettings& settings) {

@@ -35,6 +35,21 @@ struct Download {
 };
 Download cached_download(const std::string& url, const std::string& name, const FetchSettings&);
 
+// DIR/.lock held (flock) for a run: a second `catalog fetch` on the folder waits for the first
+// (saying so in `notes`) rather than writing the same files. error() is empty when held.
+class FolderLock {
+  public:
+    FolderLock(const std::string& dir, std::ostream* notes);
+    ~FolderLock();
+    FolderLock(const FolderLock&) = delete;
+    FolderLock& operator=(const FolderLock&) = delete;
+    const std::string& error() const { return m_error; }
+
+  private:
+    int m_fd = -1;
+    std::string m_error;
+};
+
 struct FeedRequest {
     std::string endpoint;             // the feed's base URL (k_*_endpoint, or --endpoint)
     std::vector<std::string> regions; // the provider's region ids

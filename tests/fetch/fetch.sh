@@ -139,12 +139,30 @@ connection_refused() {
   [ "$status" -eq 3 ] && grep -q "error\[network\]: .*(2 tries)" "$tmp/err"
 }
 usage_errors() {
-  local a b c d
+  local a b c d e
   fetch aws --download-only --endpoint "ftp://127.0.0.1" --cache-dir "$tmp/x" >/dev/null 2>&1; a=$?
   fetch aws --download-only --region "us east" --endpoint "$url/ok" --cache-dir "$tmp/x" >/dev/null 2>&1; b=$?
   fetch aws -o json --download-only --endpoint "$url/ok" --cache-dir "$tmp/x" >/dev/null 2>&1; c=$?
   fetch gcp --download-only >/dev/null 2>&1; d=$?
-  [ "$a$b$c$d" = 2222 ]
+  fetch aws --download-only --output-file "$tmp/x.yaml" --cache-dir "$tmp/x" >/dev/null 2>&1; e=$?
+  [ "$a$b$c$d$e" = 22222 ] && [ ! -e "$tmp/x" ]
+}
+a_region_once() {
+  fetch aws --download-only --region us-east-1 --region us-east-1 --endpoint "$url/ok" \
+    --cache-dir "$tmp/c" 2>/dev/null | cmp -s - <(echo "$tmp/c/aws/AmazonEC2-us-east-1.json")
+}
+waits_for_the_folder() { # another run holds DIR/.lock for 1 s
+  local holder start
+  mkdir -p "$tmp/k"
+  flock "$tmp/k/.lock" sleep 1 &
+  holder=$!
+  sleep 0.2
+  start=$(date +%s%N)
+  fetch aws --download-only --region us-east-1 --endpoint "$url/ok" --cache-dir "$tmp/k" \
+    >/dev/null 2>"$tmp/err"
+  wait "$holder"
+  grep -q "^gpuadvisor: waiting for another catalog fetch using $tmp/k$" "$tmp/err" &&
+    [ $((($(date +%s%N) - start) / 1000000)) -ge 500 ] && [ -s "$tmp/k/aws/AmazonEC2-us-east-1.json" ]
 }
 progress_on_a_terminal_only() {
   script -qec "$(printf '%q ' "$bin" "${catalog[@]}" catalog fetch aws --download-only --refresh \
@@ -182,7 +200,9 @@ check "a redirect loop: exit 3 after 6 requests, not retried" redirect_loop
 check "a NextPageLink to another host is not followed" refuses_a_link_elsewhere
 check "an unknown AWS region: exit 3 with did-you-mean" unknown_aws_region
 check "connection refused: retried, exit 3" connection_refused
-check "usage errors (endpoint, region, -o json, provider): exit 2" usage_errors
+check "usage errors (endpoint, region, -o json, provider, --output-file): exit 2, nothing made" usage_errors
+check "a region named twice is fetched once" a_region_once
+check "a second run on the folder waits for the first (DIR/.lock)" waits_for_the_folder
 check "a progress bar on a terminal only, none with -q" progress_on_a_terminal_only
 check "without --download-only: the import, or exit 2 while the format is missing" import_or_say_why_not
 checks_done
