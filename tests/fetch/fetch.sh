@@ -171,14 +171,16 @@ progress_on_a_terminal_only() {
     fetch aws -q --download-only --refresh --endpoint "$url/ok" --cache-dir "$tmp/p" \
       >/dev/null 2>"$tmp/err" && [ ! -s "$tmp/err" ]
 }
-import_or_say_why_not() { # the aws format may not be in this build yet
-  local status
-  fetch aws --endpoint "$url/ok" --cache-dir "$tmp/c" >"$tmp/out" 2>"$tmp/err"; status=$?
-  if "$bin" catalog import --help | grep -q "aws"; then
-    [ "$status" -eq 0 ] && grep -q "p4d.24xlarge" "$tmp/out"
+imports_or_says_why_not() { # PROVIDER: the overlay is the golden one, or exit 2 without the format
+  local provider=$1 status
+  fetch "$provider" --endpoint "$url/ok" --cache-dir "$tmp/i" --output-file "$tmp/$provider.yaml" \
+    >"$tmp/out" 2>"$tmp/err"; status=$?
+  if "$bin" catalog import --help | grep -q "format .*$provider"; then
+    [ "$status" -eq 0 ] && cmp -s "$tmp/$provider.yaml" "$fixtures/fetch/$provider-overlay.yaml" &&
+      "$bin" "${catalog[@]}" catalog validate --strict "$tmp/$provider.yaml" >/dev/null
   else
-    [ "$status" -eq 2 ] && [ ! -s "$tmp/out" ] &&
-      grep -q "error\[usage\]: this build has no 'aws' import format" "$tmp/err" &&
+    [ "$status" -eq 2 ] && [ ! -e "$tmp/$provider.yaml" ] && [ ! -e "$tmp/i" ] &&
+      grep -q "error\[usage\]: this build has no '$provider' import format" "$tmp/err" &&
       grep -q -- "--download-only" "$tmp/err"
   fi
 }
@@ -204,5 +206,6 @@ check "usage errors (endpoint, region, -o json, provider, --output-file): exit 2
 check "a region named twice is fetched once" a_region_once
 check "a second run on the folder waits for the first (DIR/.lock)" waits_for_the_folder
 check "a progress bar on a terminal only, none with -q" progress_on_a_terminal_only
-check "without --download-only: the import, or exit 2 while the format is missing" import_or_say_why_not
+check "aws: fetched and imported, the golden overlay (or exit 2 while the format is missing)" imports_or_says_why_not aws
+check "azure: fetched and imported, the golden overlay (or exit 2 while the format is missing)" imports_or_says_why_not azure
 checks_done
