@@ -263,7 +263,8 @@ void register_catalog_fetch(CLI::App& catalog, Registry registry) {
         "  gpuadvisor catalog fetch azure --region eastus --download-only\n"
         "  gpuadvisor --catalog aws.yaml catalog show p4d.24xlarge\n"
         "The feeds are large (AWS: hundreds of MB a region); what was downloaded whole is kept\n"
-        "and used again until --refresh (docs/cli.md, 'catalog fetch').");
+        "and used again for 24 hours, then revalidated (--refresh: at once) (docs/cli.md,\n"
+        "'catalog fetch').");
     registry.runners.push_back({fetch, [options, &global = registry.global](Io& io) {
                                     return run(*options, global, io);
                                 }});

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
+#include <chrono>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
@@ -75,6 +76,13 @@ std::optional<Meta> complete_copy(const std::string& url, const std::string& pat
     return meta;
 }
 
+// Whether the copy was fetched (or found not modified) less than `max_age` ago.
+bool younger(const std::string& meta_path, std::chrono::hours max_age) {
+    std::error_code failed;
+    const fs::file_time_type written = fs::last_write_time(meta_path, failed);
+    return !failed && fs::file_time_type::clock::now() - written < max_age;
+}
+
 void note(const FetchSettings& settings, const std::string& text) {
     if (settings.notes != nullptr) {
         *settings.notes << "gpuadvisor: " << text << '\n' << std::flush;
@@ -121,7 +129,7 @@ cached_download(const std::string& url, const std::string& name, const FetchSett
     Download download;
     download.path = (fs::path(settings.cache_dir) / name).string();
     const std::optional<Meta> cached = complete_copy(url, download.path);
-    if (cached && !settings.refresh) {
+    if (cached && !settings.refresh && younger(download.path + ".meta.json", settings.max_age)) {
         download.ok = download.from_cache = true;
         note(settings, fmt::format("cached {}", download.path));
         return download;
@@ -149,6 +157,7 @@ cached_download(const std::string& url, const std::string& name, const FetchSett
         return download;
     }
     if (got.not_modified) {
+        write_meta(download.path + ".meta.json", *cached); // its age starts again
         download.ok = download.from_cache = true;
         note(settings, fmt::format("not modified, kept {}", download.path));
         return download;

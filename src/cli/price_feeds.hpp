@@ -6,6 +6,7 @@
 #include "gpuadvisor/diagnostic.hpp"
 #include "http_client.hpp"
 
+#include <chrono>
 #include <iosfwd>
 #include <string>
 #include <string_view>
@@ -19,13 +20,14 @@ inline constexpr std::string_view k_azure_endpoint = "https://prices.azure.com";
 struct FetchSettings {
     HttpOptions http;
     std::string cache_dir;
-    bool refresh = false;          // ask again for what the cache holds (with its validators)
-    std::ostream* notes = nullptr; // a line a file fetched or reused (null: none)
+    bool refresh = false;           // ask again for what the cache holds (with its validators)
+    std::chrono::hours max_age{24}; // what the cache holds is asked for again after this
+    std::ostream* notes = nullptr;  // a line a file fetched or reused (null: none)
 };
 
 // One file of the cache: `url` downloaded to cache_dir/name, or the copy there when it is
-// complete (its .meta.json names the same URL and size) and `refresh` is off. With `refresh`,
-// the copy's ETag / Last-Modified go with the request, and a 304 keeps it.
+// complete (its .meta.json names the same URL and size), younger than max_age and `refresh` is
+// off. Otherwise the copy's ETag / Last-Modified go with the request, and a 304 keeps it.
 struct Download {
     bool ok = false;
     bool from_cache = false;

@@ -53,6 +53,17 @@ refresh_revalidates() {
     [ "$(grep -c "^gpuadvisor: not modified, kept" "$tmp/err")" -eq 3 ] &&
     cmp -s "$tmp/c/aws/AmazonEC2-us-east-1.json" "$fixtures/fetch/aws/offer-us-east-1.json"
 }
+a_day_old_copy_is_revalidated() { # after 24 hours, a conditional GET; a 304 starts the age again
+  local before
+  touch -d "25 hours ago" "$tmp/c/aws/region_index.json.meta.json" \
+    "$tmp/c/aws/AmazonEC2-us-east-1.json.meta.json"
+  before=$(requests)
+  fetch aws --download-only --endpoint "$url/ok" --cache-dir "$tmp/c" >/dev/null 2>"$tmp/err" &&
+    [ "$(requests)" -eq $((before + 2)) ] &&
+    [ "$(grep -c "^gpuadvisor: not modified, kept" "$tmp/err")" -eq 2 ] &&
+    fetch aws --download-only --endpoint "$url/ok" --cache-dir "$tmp/c" >/dev/null 2>&1 &&
+    [ "$(requests)" -eq $((before + 2)) ]
+}
 a_changed_file_is_fetched_again() { # a copy whose size is not the one recorded is not trusted
   echo "garbage" >"$tmp/c/aws/AmazonEC2-us-east-1.json"
   fetch aws --download-only --endpoint "$url/ok" --cache-dir "$tmp/c" >/dev/null 2>&1 &&
@@ -189,6 +200,7 @@ check "aws: region index + the catalog's two regions' offer files, byte for byte
 check "a second run makes no request: the files are the cache's" second_run_asks_nothing
 check "a run cut off (a .part, no file) resumes with the one file missing" resumes_a_run_cut_off
 check "--refresh revalidates with the ETag: 304s, files kept" refresh_revalidates
+check "a copy older than 24 hours is revalidated (304), then young again" a_day_old_copy_is_revalidated
 check "a cached file of the wrong size is fetched again" a_changed_file_is_fetched_again
 check "azure: the SKUs in the filter, NextPageLink followed, one file a page" azure_follows_next_page_link
 check "azure: the catalog's regions by default" azure_default_regions
