@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -38,6 +39,17 @@ std::optional<nlohmann::json> read_json(const std::string& path) {
         return std::nullopt;
     }
     return json;
+}
+
+// A kept file that is not what the feed gives: an error, and the file is dropped from the cache
+// (the next run fetches it again).
+void not_the_feed(const std::string& path, const std::string& message, FeedFiles& out) {
+    out.diagnostics.error({path, 0, 0},
+                          "syntax",
+                          message,
+                          "check --endpoint; the file was removed, the next run fetches it again");
+    std::remove((path + ".meta.json").c_str());
+    std::remove(path.c_str());
 }
 
 bool fetched(const Download& download, const std::string& url, FeedFiles& out) {
@@ -150,10 +162,7 @@ FeedFiles fetch_aws(const FeedRequest& request, const FetchSettings& settings) {
     const std::optional<nlohmann::json> index = read_json(index_file.path);
     if (!index || !index->is_object() || !index->contains("regions") ||
         !(*index)["regions"].is_object()) {
-        out.diagnostics.error({index_file.path, 0, 0},
-                              "syntax",
-                              "not AWS's region index: no JSON object with 'regions'",
-                              "check --endpoint; --refresh fetches it again");
+        not_the_feed(index_file.path, "not AWS's region index: no JSON object with 'regions'", out);
         return out;
     }
     for (const std::string& region : request.regions) {
@@ -195,11 +204,8 @@ FeedFiles fetch_azure(const FeedRequest& request, const FetchSettings& settings)
                 const std::optional<nlohmann::json> json = read_json(got.path);
                 if (!json || !json->is_object() || !json->contains("Items") ||
                     !(*json)["Items"].is_array()) {
-                    out.diagnostics.error(
-                        {got.path, 0, 0},
-                        "syntax",
-                        "not a Retail Prices API page: no JSON object with 'Items'",
-                        "check --endpoint; --refresh fetches it again");
+                    not_the_feed(
+                        got.path, "not a Retail Prices API page: no JSON object with 'Items'", out);
                     return out;
                 }
                 out.files.push_back(got.path);

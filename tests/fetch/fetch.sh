@@ -79,6 +79,16 @@ azure_follows_next_page_link() {
     head -1 "$log" | grep -qF "armRegionName%20eq%20%27eastus%27%20and%20%28armSkuName%20eq%20%27Standard_NC4as_T4_v3%27%20or%20armSkuName%20eq%20%27Standard_ND96asr_v4%27%29" &&
     sed -n 2p "$log" | grep -q '^GET /ok/api/retail/prices?.*&$skip=100$'
 }
+a_broken_page_is_dropped() { # not JSON (same size, so the cache takes it): exit 3, then fetched anew
+  local status page=$tmp/z/azure/eastus-q1-p0002.json
+  tr '{' '<' <"$page" >"$tmp/broken" && cp "$tmp/broken" "$page"
+  fetch azure --download-only --region eastus --endpoint "$url/ok" --cache-dir "$tmp/z" \
+    >/dev/null 2>"$tmp/err"; status=$?
+  [ "$status" -eq 3 ] && [ ! -e "$page" ] &&
+    grep -q "^$page: error\[syntax\]: not a Retail Prices API page" "$tmp/err" &&
+    fetch azure --download-only --region eastus --endpoint "$url/ok" --cache-dir "$tmp/z" \
+      >/dev/null 2>&1 && cmp -s "$page" "$fixtures/fetch/azure/eastus-100.json"
+}
 azure_default_regions() {
   fetch azure --download-only --endpoint "$url/ok" --cache-dir "$tmp/z" >"$tmp/out" 2>/dev/null &&
     [ "$(wc -l <"$tmp/out")" -eq 4 ] && grep -q "/azure/westeurope-q1-p0001.json$" "$tmp/out"
@@ -203,6 +213,7 @@ check "--refresh revalidates with the ETag: 304s, files kept" refresh_revalidate
 check "a copy older than 24 hours is revalidated (304), then young again" a_day_old_copy_is_revalidated
 check "a cached file of the wrong size is fetched again" a_changed_file_is_fetched_again
 check "azure: the SKUs in the filter, NextPageLink followed, one file a page" azure_follows_next_page_link
+check "a kept page that is not JSON: exit 3, dropped, fetched on the next run" a_broken_page_is_dropped
 check "azure: the catalog's regions by default" azure_default_regions
 check "azure: a region without prices is a warning" azure_unknown_region_warns
 check "HTTP 500 then success: retried" retries_a_500
