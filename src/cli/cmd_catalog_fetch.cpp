@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <ostream>
 #include <unistd.h>
@@ -48,9 +49,11 @@ std::string cache_dir(const Options& options) {
     if (xdg != nullptr && xdg[0] == '/') {
         return std::string(xdg) + "/gpuadvisor/fetch";
     }
-    const char* home = std::getenv("HOME");
-    return home != nullptr && home[0] == '/' ? std::string(home) + "/.cache/gpuadvisor/fetch"
-                                             : std::string();
+    const char* home = std::getenv("HOME"); // (a home folder that is not there is not made)
+    std::error_code failed;
+    return home != nullptr && home[0] == '/' && std::filesystem::is_directory(home, failed)
+               ? std::string(home) + "/.cache/gpuadvisor/fetch"
+               : std::string();
 }
 
 // GPUADVISOR_FETCH_BACKOFF_MS: the first retry's wait (tests make it tiny), 0 to 60000.

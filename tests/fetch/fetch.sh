@@ -168,6 +168,16 @@ usage_errors() {
   fetch aws --download-only --output-file "$tmp/x.yaml" --cache-dir "$tmp/x" >/dev/null 2>&1; e=$?
   [ "$a$b$c$d$e" = 22222 ] && [ ! -e "$tmp/x" ]
 }
+default_folder() { # XDG_CACHE_HOME, else HOME's .cache; a HOME that is not there is not made
+  local status
+  env -u GPUADVISOR_CACHE_DIR XDG_CACHE_HOME="$tmp/xdg" "$bin" "${catalog[@]}" catalog fetch aws \
+    --download-only --region us-east-1 --endpoint "$url/ok" >"$tmp/out" 2>/dev/null &&
+    [ "$(cat "$tmp/out")" = "$tmp/xdg/gpuadvisor/fetch/aws/AmazonEC2-us-east-1.json" ] &&
+    env -u XDG_CACHE_HOME -u GPUADVISOR_CACHE_DIR HOME="$tmp/home" "$bin" "${catalog[@]}" catalog \
+      fetch aws --download-only --region us-east-1 --endpoint "$url/ok" >/dev/null 2>"$tmp/err"
+  status=$?
+  [ "$status" -eq 2 ] && [ ! -e "$tmp/home" ] && grep -q "no folder to download into" "$tmp/err"
+}
 a_region_once() {
   fetch aws --download-only --region us-east-1 --region us-east-1 --endpoint "$url/ok" \
     --cache-dir "$tmp/c" 2>/dev/null | cmp -s - <(echo "$tmp/c/aws/AmazonEC2-us-east-1.json")
@@ -226,6 +236,7 @@ check "a NextPageLink to another host is not followed" refuses_a_link_elsewhere
 check "an unknown AWS region: exit 3 with did-you-mean" unknown_aws_region
 check "connection refused: retried, exit 3" connection_refused
 check "usage errors (endpoint, region, -o json, provider, --output-file): exit 2, nothing made" usage_errors
+check "the default folder: XDG_CACHE_HOME/gpuadvisor/fetch; no HOME made" default_folder
 check "a region named twice is fetched once" a_region_once
 check "a second run on the folder waits for the first (DIR/.lock)" waits_for_the_folder
 check "a progress bar on a terminal only, none with -q" progress_on_a_terminal_only
