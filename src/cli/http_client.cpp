@@ -110,6 +110,7 @@ struct Attempt {
     bool write_failed = false;
     std::uint64_t bytes = 0;
     HttpValidators validators;
+    std::chrono::milliseconds retry_after{0};
 };
 
 Attempt attempt(const std::string& url,
@@ -165,6 +166,11 @@ Attempt attempt(const std::string& url,
     }
     result.code = curl_easy_perform(handle);
     curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &result.status);
+    curl_off_t retry_after = 0; // seconds, from a Retry-After header (429, 503)
+    if (curl_easy_getinfo(handle, CURLINFO_RETRY_AFTER, &retry_after) == CURLE_OK &&
+        retry_after > 0) {
+        result.retry_after = std::chrono::seconds(std::min<curl_off_t>(retry_after, 60));
+    }
     if (transfer.drawn) { // the bar's last state, then its line is done
         *options.progress << '\r'
                           << progress_line(label,
@@ -275,7 +281,9 @@ HttpResult http_get_file(const std::string& url,
     Attempt last;
     for (int tries = 0; tries <= options.retries; ++tries) {
         if (tries > 0) {
-            const auto wait = options.backoff * (1LL << std::min(tries - 1, 16));
+            // The backoff, or longer when the server said so (Retry-After), up to 60 s.
+            const std::chrono::milliseconds wait = std::max<std::chrono::milliseconds>(
+                options.backoff * (1LL << std::min(tries - 1, 16)), last.retry_after);
             std::this_thread::sleep_for(
                 std::min<std::chrono::milliseconds>(wait, std::chrono::milliseconds(60'000)));
         }

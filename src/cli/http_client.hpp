@@ -37,7 +37,8 @@ struct HttpResult {
     std::uint64_t bytes = 0; // the body's size
 };
 
-// GET `url` into `path`. Retried: HTTP 5xx and 429, timeouts, connection errors, a body cut
+// GET `url` into `path`. Retried (after the backoff, or the server's Retry-After when longer,
+// at most 60 s): HTTP 5xx and 429, timeouts, connection errors, a body cut
 // short (curl error 18, a Content-Length not met). Not retried: other HTTP errors, a redirect
 // loop (more than max_redirects), a body over max_bytes, a URL that is not http(s).
 HttpResult http_get_file(const std::string& url,

@@ -102,6 +102,13 @@ retries_a_500() {
     >/dev/null 2>"$tmp/err" && grep -q "region_index.json (.* bytes, 2 tries)" "$tmp/err" &&
     cmp -s "$tmp/f/aws/AmazonEC2-us-east-1.json" "$fixtures/fetch/aws/offer-us-east-1.json"
 }
+waits_as_told() { # 429 with Retry-After: 1 (the backoff is 10 ms): the retry waits 1 s
+  local start
+  start=$(date +%s%N)
+  fetch aws --download-only --region us-east-1 --endpoint "$url/busy" --cache-dir "$tmp/b" \
+    >/dev/null 2>"$tmp/err" && [ $((($(date +%s%N) - start) / 1000000)) -ge 1000 ] &&
+    grep -q "region_index.json (.* bytes, 2 tries)" "$tmp/err"
+}
 a_500_without_retries() { # (the region index was asked for above: the offer file fails)
   local status
   fetch aws --download-only --region eu-west-1 --endpoint "$url/flaky" --cache-dir "$tmp/f0" \
@@ -227,6 +234,7 @@ check "a kept page that is not JSON: exit 3, dropped, fetched on the next run" a
 check "azure: the catalog's regions by default" azure_default_regions
 check "azure: a region without prices is a warning" azure_unknown_region_warns
 check "HTTP 500 then success: retried" retries_a_500
+check "HTTP 429 with Retry-After: 1: the retry waits that long" waits_as_told
 check "HTTP 500 with --retries 0: exit 3 naming the URL" a_500_without_retries
 check "a slow page: --timeout 1, retried once, exit 3, in under 5 s, nothing kept" times_out
 check "a truncated body: retried, exit 3, nothing partial kept" truncated_is_an_error

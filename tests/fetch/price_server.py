@@ -8,6 +8,7 @@ is the feed's own path:
 
   /ok/...          the recorded pages (ETag and Last-Modified; 304 to a matching If-None-Match)
   /flaky/...       HTTP 500 the first time a path is asked for, then as /ok
+  /busy/...        HTTP 429 with Retry-After: 1 the first time a path is asked for, then as /ok
   /slow/...        waits 3 s before answering (longer than the tests' --timeout 1)
   /truncated/...   a Content-Length 100 bytes longer than the body, then the connection closes
   /cut-once/...    as /truncated the first time a path is asked for, then as /ok
@@ -96,6 +97,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.end_headers()
         if mode == "flaky" and first_time(self.path):
             return self.send_error(500)
+        if mode == "busy" and first_time(self.path):
+            self.send_response(429)
+            self.send_header("Retry-After", "1")
+            self.send_header("Content-Length", "0")
+            return self.end_headers()
         if mode == "slow":
             time.sleep(3)
         body = feed_body(rest)
