@@ -14,7 +14,7 @@ touch "$log"
 python3 "$(dirname "$0")/price_server.py" "$fixtures/fetch" "$log" >"$tmp/port" &
 server=$!
 trap 'kill "$server" 2>/dev/null; rm -rf "$tmp"' EXIT
-for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
+for _ in $(seq 400); do [ -s "$tmp/port" ] && break; sleep 0.05; done
 url=http://127.0.0.1:$(cat "$tmp/port")
 catalog=(--no-default-catalog --catalog "$fixtures/catalog/gpus.yaml" --catalog "$fixtures/fetch/catalog")
 fetch() { "$bin" "${catalog[@]}" catalog fetch "$@"; }
@@ -116,14 +116,12 @@ a_500_without_retries() { # (the region index was asked for above: the offer fil
   [ "$status" -eq 3 ] && [ ! -s "$tmp/out" ] &&
     grep -q "^$url/flaky/offers/v1.0/aws/AmazonEC2/20261201000000/eu-west-1/index.json: error\[network\]: the server answered HTTP 500$" "$tmp/err"
 }
-times_out() {
-  local status start
-  start=$(date +%s%N)
+times_out() { # (the page comes after 3 s: without the timeout, the run would succeed)
+  local status
   fetch aws --download-only --endpoint "$url/slow" --cache-dir "$tmp/s" --timeout 1 --retries 1 \
     >/dev/null 2>"$tmp/err"; status=$?
   [ "$status" -eq 3 ] && grep -q "error\[network\]: timed out after 1 s (.*) (2 tries)" "$tmp/err" &&
-    grep -q "hint: .*--timeout" "$tmp/err" && [ $((($(date +%s%N) - start) / 1000000)) -lt 5000 ] &&
-    [ -z "$(ls -A "$tmp/s/aws")" ]
+    grep -q "hint: .*--timeout" "$tmp/err" && [ -z "$(ls -A "$tmp/s/aws")" ]
 }
 truncated_is_an_error() {
   local status
@@ -189,18 +187,17 @@ a_region_once() {
   fetch aws --download-only --region us-east-1 --region us-east-1 --endpoint "$url/ok" \
     --cache-dir "$tmp/c" 2>/dev/null | cmp -s - <(echo "$tmp/c/aws/AmazonEC2-us-east-1.json")
 }
-waits_for_the_folder() { # another run holds DIR/.lock for 1 s
-  local holder start
+waits_for_the_folder() { # another run holds DIR/.lock for 1 s: this one ends after it
+  local holder
   mkdir -p "$tmp/k"
-  flock "$tmp/k/.lock" sleep 1 &
+  flock "$tmp/k/.lock" sh -c 'touch "$1/held"; sleep 1; touch "$1/released"' _ "$tmp/k" &
   holder=$!
-  sleep 0.2
-  start=$(date +%s%N)
+  for _ in $(seq 200); do [ -e "$tmp/k/held" ] && break; sleep 0.05; done
   fetch aws --download-only --region us-east-1 --endpoint "$url/ok" --cache-dir "$tmp/k" \
     >/dev/null 2>"$tmp/err"
-  wait "$holder"
-  grep -q "^gpuadvisor: waiting for another catalog fetch using $tmp/k$" "$tmp/err" &&
-    [ $((($(date +%s%N) - start) / 1000000)) -ge 500 ] && [ -s "$tmp/k/aws/AmazonEC2-us-east-1.json" ]
+  [ -e "$tmp/k/released" ] && wait "$holder" &&
+    grep -q "^gpuadvisor: waiting for another catalog fetch using $tmp/k$" "$tmp/err" &&
+    [ -s "$tmp/k/aws/AmazonEC2-us-east-1.json" ]
 }
 progress_on_a_terminal_only() {
   script -qec "$(printf '%q ' "$bin" "${catalog[@]}" catalog fetch aws --download-only --refresh \
@@ -236,7 +233,7 @@ check "azure: a region without prices is a warning" azure_unknown_region_warns
 check "HTTP 500 then success: retried" retries_a_500
 check "HTTP 429 with Retry-After: 1: the retry waits that long" waits_as_told
 check "HTTP 500 with --retries 0: exit 3 naming the URL" a_500_without_retries
-check "a slow page: --timeout 1, retried once, exit 3, in under 5 s, nothing kept" times_out
+check "a slow page: --timeout 1, retried once, exit 3, nothing kept" times_out
 check "a truncated body: retried, exit 3, nothing partial kept" truncated_is_an_error
 check "a body cut short once: the retry completes it" truncated_once_is_retried
 check "a redirect loop: exit 3 after 6 requests, not retried" redirect_loop
