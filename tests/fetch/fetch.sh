@@ -2,7 +2,8 @@
 # catalog fetch against price_server.py on 127.0.0.1 (no other network): the files downloaded
 # are the recorded pages; a second run makes no request; a run cut off resumes; --refresh
 # revalidates (304); Azure's NextPageLink chain; a 500 then success; a slow page (--timeout); a
-# truncated body (retried, then an error, nothing partial kept); a redirect loop; exit codes.
+# truncated body (retried, then an error, nothing partial kept); a redirect loop; exit codes;
+# and each feed imported: the golden overlays (fixtures/fetch/*-overlay.yaml).
 # Usage: fetch.sh BINARY FIXTURES_DIR
 set -u
 bin=$1 fixtures=$2
@@ -206,18 +207,13 @@ progress_on_a_terminal_only() {
     fetch aws -q --download-only --refresh --endpoint "$url/ok" --cache-dir "$tmp/p" \
       >/dev/null 2>"$tmp/err" && [ ! -s "$tmp/err" ]
 }
-imports_or_says_why_not() { # PROVIDER: the overlay is the golden one, or exit 2 without the format
-  local provider=$1 status
+imports_the_golden() { # PROVIDER: fetched and imported, the overlay is the golden one
+  local provider=$1
   fetch "$provider" --endpoint "$url/ok" --cache-dir "$tmp/i" --output-file "$tmp/$provider.yaml" \
-    >"$tmp/out" 2>"$tmp/err"; status=$?
-  if "$bin" catalog import --help | grep -q "format .*$provider"; then
-    [ "$status" -eq 0 ] && cmp -s "$tmp/$provider.yaml" "$fixtures/fetch/$provider-overlay.yaml" &&
-      "$bin" "${catalog[@]}" catalog validate --strict "$tmp/$provider.yaml" >/dev/null
-  else
-    [ "$status" -eq 2 ] && [ ! -e "$tmp/$provider.yaml" ] && [ ! -e "$tmp/i" ] &&
-      grep -q "error\[usage\]: this build has no '$provider' import format" "$tmp/err" &&
-      grep -q -- "--download-only" "$tmp/err"
-  fi
+    >"$tmp/out" 2>"$tmp/err" && [ ! -s "$tmp/out" ] &&
+    cmp -s "$tmp/$provider.yaml" "$fixtures/fetch/$provider-overlay.yaml" &&
+    grep -q "^gpuadvisor: wrote $tmp/$provider.yaml$" "$tmp/err" &&
+    "$bin" "${catalog[@]}" catalog validate --strict "$tmp/$provider.yaml" >/dev/null
 }
 
 check "aws: region index + the catalog's two regions' offer files, byte for byte" downloads_the_feed
@@ -245,6 +241,6 @@ check "the default folder: XDG_CACHE_HOME/gpuadvisor/fetch; no HOME made" defaul
 check "a region named twice is fetched once" a_region_once
 check "a second run on the folder waits for the first (DIR/.lock)" waits_for_the_folder
 check "a progress bar on a terminal only, none with -q" progress_on_a_terminal_only
-check "aws: fetched and imported, the golden overlay (or exit 2 while the format is missing)" imports_or_says_why_not aws
-check "azure: fetched and imported, the golden overlay (or exit 2 while the format is missing)" imports_or_says_why_not azure
+check "aws: fetched and imported, the golden overlay, valid" imports_the_golden aws
+check "azure: fetched and imported, the golden overlay, valid" imports_the_golden azure
 checks_done
