@@ -424,7 +424,7 @@ int run_command(int argc,
     std::vector<Runner> runners;
     const Registry registry{global, runners};
     CLI::App* catalog =
-        app.add_subcommand("catalog", "List, show, validate, diff and import catalogs");
+        app.add_subcommand("catalog", "List, show, validate, diff, import and fetch catalogs");
     catalog->require_subcommand(1);
     catalog->footer("Example:\n  gpuadvisor catalog list instances --provider aws");
     register_catalog_list(*catalog, registry);
