@@ -185,4 +185,19 @@ void read_csv(std::string_view file,
     Reader(file, text, out).records(each);
 }
 
+bool has_header_width(const CsvRecord& record,
+                      std::size_t width,
+                      std::string_view file,
+                      std::string_view hint,
+                      Diagnostics& out) {
+    if (record.fields.size() == width) {
+        return true;
+    }
+    out.error({std::string(file), record.line, 1},
+              "wrong-type",
+              fmt::format("row: {} field(s), the header has {}", record.fields.size(), width),
+              std::string(hint));
+    return false;
+}
+
 } // namespace gpuadvisor::cli

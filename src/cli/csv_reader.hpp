@@ -33,4 +33,12 @@ void read_csv(std::string_view file,
               Diagnostics& out,
               const std::function<bool(const CsvRecord&)>& each);
 
+// True when `record` has `width` fields (the header's count); otherwise a `wrong-type` error at
+// the record's line, with `hint` on the likely cause.
+bool has_header_width(const CsvRecord& record,
+                      std::size_t width,
+                      std::string_view file,
+                      std::string_view hint,
+                      Diagnostics& out);
+
 } // namespace gpuadvisor::cli

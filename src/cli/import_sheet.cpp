@@ -194,11 +194,12 @@ const InstanceType* Sheet::instance(const std::string& provider, const CsvField&
 void Sheet::row(const CsvRecord& record) {
     m_record = &record;
     m_row_ok = true;
-    if (record.fields.size() != m_width) {
-        error({m_file, record.line, 1},
-              "wrong-type",
-              fmt::format("row: {} field(s), the header has {}", record.fields.size(), m_width),
-              "a comma inside a value needs the value in quotes: \"a, b\"");
+    if (!has_header_width(record,
+                          m_width,
+                          m_file,
+                          "a comma inside a value needs the value in quotes: \"a, b\"",
+                          m_result.diagnostics)) {
+        m_row_ok = false;
         return;
     }
     ImportedPrice entry;

@@ -21,11 +21,12 @@ std::string tally_name(const std::string& accelerator) {
 void SkypilotFeed::row(const CsvRecord& record) {
     m_record = &record;
     m_row_ok = true;
-    if (record.fields.size() != m_width) {
-        error({m_file, record.line, 1},
-              "wrong-type",
-              fmt::format("row: {} field(s), the header has {}", record.fields.size(), m_width),
-              "a truncated file, or a comma inside a value without quotes");
+    if (!has_header_width(record,
+                          m_width,
+                          m_file,
+                          "a truncated file, or a comma inside a value without quotes",
+                          m_result.diagnostics)) {
+        m_row_ok = false;
         return;
     }
     const std::string& instance = field(c_instance).text;
