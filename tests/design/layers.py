@@ -25,6 +25,7 @@ PUBLIC_HEADERS = {
     "models.hpp": "data", "assumptions.hpp": "data", "workload.hpp": "data",
     "sizing.hpp": "sizing",
     "pricing.hpp": "pricing", "fx.hpp": "pricing", "tco.hpp": "pricing",
+    "transfer.hpp": "pricing",
     "rules.hpp": "rules",
     "planner.hpp": "planner",
     "recommend.hpp": "recommend",
