@@ -6,6 +6,7 @@
 #include "gpuadvisor/pricing.hpp"
 #include "gpuadvisor/rules.hpp"
 #include "gpuadvisor/sizing.hpp"
+#include "gpuadvisor/transfer.hpp"
 
 #include <map>
 #include <memory>
@@ -33,6 +34,8 @@ struct PlanConstraints {
     double prefer_within = 0.10;
     std::size_t top = 5;
     bool list_rejections = true; // false: rejections counted by code, not listed (no --explain)
+    // --dataset-tb: each option's time and cost include moving and storing the data.
+    std::optional<DataMoveRequest> data_move;
 };
 
 // One configuration: `count` instances of an offer under a plan or mix.
@@ -58,6 +61,8 @@ struct Candidate {
     std::vector<std::pair<std::string, std::int64_t>> also_in; // other regions, cost
     bool pareto = false; // on the cost-time (or cost-latency) front
     int rank = 0;
+    // With --dataset-tb: the data's parts, already in hours and total_micros.
+    std::shared_ptr<const DataMove> data_move;
 };
 
 // Why a configuration was left out; `code`: fit, deadline, budget, latency, rule, price,
@@ -106,6 +111,7 @@ struct PlanInput {
     const FxTable* fx = nullptr;
     PricingContext pricing;
     PlanConstraints constraints;
+    const TransferData* transfer = nullptr; // needed with constraints.data_move
 };
 
 PlanResult plan(const PlanInput& input);

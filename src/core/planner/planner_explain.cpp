@@ -33,7 +33,10 @@ Quote Planner::full_quote(const Option& o) const {
     const auto total =
         full.quote ? m_in.fx->convert(full.quote->total_micros, full.quote->currency, m_c.currency)
                    : std::nullopt;
-    if (!total || *total != o.total_micros) { // the pass over every offer priced it otherwise
+    const std::int64_t data =
+        o.data ? o.data->egress_converted_micros + o.data->storage_converted_micros : 0;
+    if (!total ||
+        *total != o.total_micros - data) { // the pass over every offer priced it otherwise
         throw std::logic_error("a shown option priced again gives another total: " + full.error);
     }
     return std::move(*full.quote);
@@ -65,6 +68,7 @@ Candidate Planner::candidate_of(const Group& group) const {
         c.also_in.emplace_back(m_groups.also[i].row->region, m_groups.also[i].total_micros);
     }
     c.pareto = group.pareto;
+    c.data_move = o.data;
     return c;
 }
 

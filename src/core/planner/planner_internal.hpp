@@ -115,6 +115,11 @@ class Planner {
     void offer(const Bill& bill, const PriceRow& row);
     void option(const Bill& bill, const PriceRow& row, const Priced& priced);
     std::optional<Totals> converted(const Totals& totals, const PriceRow& row) const;
+    // --dataset-tb: the data's parts added to the totals and hours (false: rejected).
+    bool add_data_move(const PriceRow& row,
+                       Totals& paid,
+                       std::optional<double>& hours,
+                       std::shared_ptr<const DataMove>& data);
     Verdict& verdict(std::size_t pricing); // by pricing_index
     std::uint32_t tags_of(const std::vector<std::uint32_t>& matched);
     void reject_unpriced(const PriceRow& row, bool too_large, bool any_priced);

@@ -103,7 +103,7 @@ void Planner::offer(const Bill& bill, const PriceRow& row) {
 // deadline, over the budget, or kept.
 void Planner::option(const Bill& bill, const PriceRow& row, const Priced& priced) {
     const InstanceType& instance = *m_at.instance;
-    const auto paid = converted(priced.totals, row);
+    auto paid = converted(priced.totals, row);
     if (!paid) {
         reject(instance, row.region, m_at.count, "price", [&] {
             const FxTable& fx = *m_in.fx;
@@ -129,7 +129,11 @@ void Planner::option(const Bill& bill, const PriceRow& row, const Priced& priced
         });
         return;
     }
-    const std::optional<double>& hours = bill.run_hours[priced.spot ? 1 : 0];
+    std::optional<double> hours = bill.run_hours[priced.spot ? 1 : 0];
+    std::shared_ptr<const DataMove> data;
+    if (m_c.data_move && !add_data_move(row, *paid, hours, data)) {
+        return;
+    }
     if (late(hours)) {
         m_late.add({&instance, &row, m_at.count, priced.pricing, hours, paid->total_micros},
                    m_budget_micros,
@@ -151,7 +155,8 @@ void Planner::option(const Bill& bill, const PriceRow& row, const Priced& priced
              paid->list_total_micros,
              hours,
              v.score,
-             *v.tags};
+             *v.tags,
+             std::move(data)};
     if (over_budget(o.total_micros)) {
         m_over_budget.push_back(o);
     } else {

@@ -29,9 +29,10 @@ struct Option {
     Plan plan = Plan::on_demand;   // the plan when pricing names one
     std::int64_t total_micros = 0; // in the constraints' currency
     std::int64_t list_total_micros = 0;
-    std::optional<double> hours; // finite work: wall time, spot overhead included
-    double score = 0;            // the weights of the prefer rules it matches
-    std::uint32_t tags = 0;      // which RuleTags (an index into the planner's list)
+    std::optional<double> hours;          // finite work: wall time, spot overhead included
+    double score = 0;                     // the weights of the prefer rules it matches
+    std::uint32_t tags = 0;               // which RuleTags (an index into the planner's list)
+    std::shared_ptr<const DataMove> data; // --dataset-tb: included in hours and totals
 };
 
 // What the rules said of an option: the prefer rules it matches, the warn rules that name it.

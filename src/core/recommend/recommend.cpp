@@ -2,6 +2,7 @@
 
 #include "gpuadvisor/assumptions.hpp"
 #include "gpuadvisor/pricing.hpp"
+#include "gpuadvisor/transfer.hpp"
 
 namespace gpuadvisor {
 
@@ -19,7 +20,8 @@ Recommendation recommend(const NormalizedWorkload& workload,
         options.rules != nullptr ? options.rules : &builtin_rules(),
         options.fx != nullptr ? options.fx : &builtin_fx(),
         {pricing.spot_defaults, pricing.rules, false, catalog.discounts(), options.today},
-        options.constraints};
+        options.constraints,
+        &builtin_transfer()};
     // Serving and desktops are replicas: one taken back does not stop the others.
     input.pricing.spot.one_job = is_finite_work(workload.kind);
     answer.result = plan(input);
