@@ -1,6 +1,7 @@
 // gpuadvisor recommend WORKLOAD [constraints]: ranked, priced, explained configurations.
 #include "app.hpp"
 #include "catalog_options.hpp"
+#include "data_options.hpp"
 #include "exit_status.hpp"
 #include "gpuadvisor/recommend.hpp"
 #include "output.hpp"
@@ -33,6 +34,7 @@ struct Options {
     double prefer_within = 10;
     int max_price_age = 365;
     bool explain = false;
+    DataFlags data;
 };
 
 // Every price a row of the answer (or a tier's row) uses.
@@ -85,7 +87,7 @@ constraints(const Options& o, const Catalog& catalog, const GlobalOptions& globa
     PlanConstraints c;
     const auto providers = check_providers({&catalog}, split_list(o.providers), "recommend", io);
     const auto gpus = resolve_gpu_names(catalog, split_list(o.gpus), "recommend", io);
-    if (!providers || !gpus) {
+    if (!providers || !gpus || !read_data_flags(o.data, catalog, "recommend", io, c.data_move)) {
         return std::nullopt;
     }
     c.providers.assign(providers->begin(), providers->end());
@@ -205,6 +207,7 @@ void register_recommend(CLI::App& app, Registry registry) {
                   o->no_default_rules,
                   "Leave out the source documents' matrix (data/rules)")
         ->group(group);
+    add_data_flags(*cmd, o->data);
     cmd->add_option("--top", o->top, "Show this many (default 5)")
         ->check(whole_range(1, 1000))
         ->group("Output");
@@ -246,6 +249,8 @@ void register_recommend(CLI::App& app, Registry registry) {
                 "--pricing auto --explain\n"
                 "  gpuadvisor recommend training --model llama-2-7b --tokens 1T --value-per-day "
                 "5000\n"
+                "  gpuadvisor recommend training --model llama-2-7b --tokens 1T --dataset-tb 10 "
+                "--data-region aws:us-east-1\n"
                 "Exit 1 when no configuration fits; the message says which constraint bound.");
     registry.runners.push_back({cmd, [o, &global = registry.global](Io& io) {
                                     return run(*o, global, io);

@@ -3,6 +3,7 @@
 #include "data_table.hpp"
 #include "gpuadvisor/discounts.hpp"
 #include "output.hpp"
+#include "render_data.hpp"
 #include "render_size.hpp"
 #include "render_table.hpp"
 #include "text.hpp"
@@ -112,6 +113,16 @@ Json recommendation_json(const Candidate& c, const RecommendReport& report) {
             {"also_in", also}};
 }
 
+// With --dataset-tb, the row's object gets its data parts.
+Json recommendation_with_data(const Candidate& c, const RecommendReport& report) {
+    Json json = recommendation_json(c, report);
+    if (c.data_move && report.constraints->data_move) {
+        json["data"] = data_move_json(
+            *c.data_move, *report.constraints->data_move, report.constraints->currency);
+    }
+    return json;
+}
+
 // The currencies the rows shown are priced in (the tiers' rows too), as often as they are.
 std::vector<std::string> shown_currencies(const PlanResult& r) {
     std::vector<std::string> currencies;
@@ -143,7 +154,7 @@ Json document_json(const RecommendReport& report, const FxTable& fx) {
     }
     document["recommendations"] = Json::array();
     for (const Candidate& c : r.recommendations) {
-        document["recommendations"].push_back(recommendation_json(c, report));
+        document["recommendations"].push_back(recommendation_with_data(c, report));
     }
     document["preferred_tiers"] = Json::array();
     for (const PreferredTier& tier : r.tiers) {
@@ -151,7 +162,7 @@ Json document_json(const RecommendReport& report, const FxTable& fx) {
         document["preferred_tiers"].push_back(
             {{"rule", tier.rule->id},
              {"reason", tier.rule->reason},
-             {"recommendation", recommendation_json(tier.best, report)},
+             {"recommendation", recommendation_with_data(tier.best, report)},
              {"extra_cost",
               total_json(report.constraints->currency,
                          tier.best.total_micros - first.total_micros)}});
@@ -330,6 +341,12 @@ void print_data(const RecommendReport& report, Io& io) {
         columns.push_back(
             {"per_million_output_tokens", "/cost/per_million_output_tokens", Align::right});
     }
+    if (report.constraints->data_move) {
+        columns.insert(columns.end(),
+                       {{"transfer_hours", "/data/transfer_hours", Align::right},
+                        {"egress", "/data/egress/total", Align::right},
+                        {"storage", "/data/storage/total", Align::right}});
+    }
     columns.insert(columns.end(),
                    {{"pareto", "/pareto"},
                     {"price_as_of", "/price_as_of"},
@@ -338,7 +355,7 @@ void print_data(const RecommendReport& report, Io& io) {
                     {"reasons", "/reasons"}});
     Json objects = Json::array();
     for (const Candidate& c : report.result->recommendations) {
-        objects.push_back(recommendation_json(c, report));
+        objects.push_back(recommendation_with_data(c, report));
     }
     render_table(data_table(columns, objects), io);
     if (io.quiet) {
@@ -391,6 +408,11 @@ void print_explanations(const RecommendReport& report, Io& io) {
                                         format_cents(c.list_total_micros),
                                         terminal_safe(fmt::format("{}", fmt::join(ids, "; ")))),
                             io);
+        }
+    }
+    for (const Candidate& c : r.recommendations) {
+        if (c.data_move) {
+            write_paragraph(terminal_safe(data_move_line(*c.data_move, c.rank)), io);
         }
     }
     if (!report.explain) {

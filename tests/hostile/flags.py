@@ -39,6 +39,12 @@ FLAGS = [
     (["recommend", "inference", "--model", "bert-base"], "--max-price-age", True),
     (["recommend", "training", "--params", "7B", "--tokens", "1B"], "--value-per-day", True),
     (["price", "big.8x"], "--max-price-age", True),
+    (["recommend", "inference", "--model", "bert-base"], "--dataset-tb", False),
+    (["price", "big.8x"], "--dataset-tb", False),
+    (["price", "big.8x", "--dataset-tb", "1"], "--link-gbps", False),
+    (["size", "hpc", "--fp64-tflops", "1", "--instance", "big.8x"], "--dataset-tb", False),
+    (["recommend", "inference", "--model", "bert-base", "--dataset-tb", "1"], "--link-gbps",
+     False),
 ]
 # The workload flags, through `size` and `recommend` alike.
 WORKLOAD = {
