@@ -2,6 +2,7 @@
 //                           [--pricing P | --mix M] [--utilization U] [--baseline B]
 #include "app.hpp"
 #include "catalog_options.hpp"
+#include "data_options.hpp"
 #include "exit_status.hpp"
 #include "gpuadvisor/fx.hpp"
 #include "gpuadvisor/pricing.hpp"
@@ -36,6 +37,7 @@ struct Options {
     std::optional<double> checkpoint_hours;
     std::optional<double> restart_hours;
     int max_price_age = 365;
+    DataFlags data;
 };
 
 // Spot overhead from the flags, else the defaults in data/pricing.yaml.
@@ -68,6 +70,24 @@ std::optional<std::vector<PlanShare>> read_mix(const Options& o, Io& io) {
     return std::vector<PlanShare>{{*parse_plan(o.plan), 1}};
 }
 
+// --dataset-tb: the data's parts in the chosen region, in the quote's currency.
+bool price_data(PriceReport& report, const DataMoveRequest& request, Io& io) {
+    const Quote& quote = *report.chosen->result.quote;
+    std::string error;
+    report.data_request = request;
+    report.data = data_move_for(request,
+                                *report.instance,
+                                report.chosen->row->region,
+                                report.usage.running_hours(),
+                                quote.currency,
+                                io.rates(),
+                                error);
+    if (!report.data) {
+        fail("price", "no-price", "data: " + error, "see docs/pricing.md", k_exit_negative, io);
+    }
+    return report.data != nullptr;
+}
+
 int run(const Options& o, const GlobalOptions& global, Io& io) {
     const std::string& currency = global.currency;
     if (!check_currency(currency, "price", io)) {
@@ -80,7 +100,8 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
     const InstanceType* instance =
         resolve_instance(*catalog, o.instance, o.provider, "instance", "price", io);
     const auto mix = instance != nullptr ? read_mix(o, io) : std::nullopt;
-    if (instance == nullptr || !mix) {
+    std::optional<DataMoveRequest> data;
+    if (instance == nullptr || !mix || !read_data_flags(o.data, *catalog, "price", io, data)) {
         return k_exit_usage;
     }
     if (o.baseline > o.count) {
@@ -223,6 +244,9 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
                     k_exit_negative,
                     io);
     }
+    if (data && !price_data(report, *data, io)) {
+        return k_exit_negative;
+    }
     report.warnings =
         price_freshness_warnings({&report.chosen->row->provenance}, io.today, o.max_price_age);
     print_price(report, io.rates(), io);
@@ -305,6 +329,7 @@ void register_price(CLI::App& app, Registry registry) {
                      "Warn when the price is older than this many days (default 365)")
         ->check(whole_range(0, 36500))
         ->type_name("DAYS");
+    add_data_flags(*price, o->data);
     price->footer(
         "Examples:\n"
         "  gpuadvisor price p4d.24xlarge --region us-east-1 --instances 2 --months 12 --pricing "
@@ -314,6 +339,8 @@ void register_price(CLI::App& app, Registry registry) {
         "  gpuadvisor price p4d.24xlarge --mix auto --instances 6 --baseline 2 --utilization 0.25 "
         "--months 12\n"
         "  gpuadvisor price ecs.gn6i-c4g1.xlarge --months 3 --pricing subscription --currency USD\n"
+        "  gpuadvisor price p4d.24xlarge --hours 200 --dataset-tb 10 --data-region "
+        "aws:us-east-1\n"
         "On-demand and spot are billed while running; reserved and subscription for whole\n"
         "terms. Exit 1 when the plan has no price there.");
     registry.runners.push_back({price, [o, &global = registry.global](Io& io) {

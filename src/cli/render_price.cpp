@@ -3,6 +3,7 @@
 #include "data_table.hpp"
 #include "gpuadvisor/discounts.hpp"
 #include "output.hpp"
+#include "render_data.hpp"
 #include "render_table.hpp"
 #include "text.hpp"
 
@@ -77,6 +78,12 @@ Json part_json(const PricedPart& part, const Quote& quote) {
         {"list_cost", total_json(quote.currency, part.list_total_micros)}};
 }
 
+// The chosen quote's total plus the data's egress and storage.
+std::int64_t total_with_data(const PriceReport& report) {
+    return report.chosen->result.quote->total_micros + report.data->egress_converted_micros +
+           report.data->storage_converted_micros;
+}
+
 Json report_json(const PriceReport& report, const FxTable& fx) {
     const Quote& quote = *report.chosen->result.quote;
     const std::string currency = quote.currency;
@@ -106,6 +113,10 @@ Json report_json(const PriceReport& report, const FxTable& fx) {
         cost_json(quote.list_total_micros, per_running_hour(quote, true), currency);
     document["discount_saving"] =
         total_json(currency, quote.list_total_micros - quote.total_micros);
+    if (report.data && report.data_request) {
+        document["data"] = data_move_json(*report.data, *report.data_request, currency);
+        document["data"]["total_with_data"] = total_json(currency, total_with_data(report));
+    }
     const auto release = auto_release_what_if(quote, report.usage, report.auto_release);
     document["auto_release"] =
         release ? Json{{"utilization_threshold", report.auto_release.utilization_threshold},
@@ -405,6 +416,13 @@ void print_price(const PriceReport& report, const FxTable& fx, Io& io) {
     io.out << '\n';
     render_table(parts_table(quote, report), io);
     print_notes(quote, report, fx, io);
+    if (report.data) {
+        write_paragraph(terminal_safe(fmt::format("{}; total with the data: {} {}",
+                                                  data_move_line(*report.data, 0),
+                                                  format_cents(total_with_data(report)),
+                                                  quote.currency)),
+                        io);
+    }
     io.out << "\nThe same usage in every region, cheapest first:\n";
     Table regions{{{"REGION"}, {"COST", Align::right}, {"CUR"}, {"NOTE", Align::left, true}}, {}};
     for (const RegionQuote& region : report.regions) {

@@ -3,6 +3,7 @@
 
 #include "gpuadvisor/fx.hpp"
 #include "gpuadvisor/pricing.hpp"
+#include "gpuadvisor/transfer.hpp"
 #include "io.hpp"
 
 #include <string>
@@ -28,6 +29,9 @@ struct PriceReport {
     std::vector<RegionQuote> regions;
     const RegionQuote* chosen = nullptr;
     std::vector<std::string> warnings; // the chosen price's age and confidence
+    // --dataset-tb: the data's parts in the chosen region, in the quote's currency.
+    std::optional<DataMoveRequest> data_request;
+    std::shared_ptr<const DataMove> data;
 };
 
 // Priced regions first, cheapest first (compared in USD at data/fx.yaml rates), then the rest.
