@@ -1,7 +1,9 @@
 // gpuadvisor size WORKLOAD [--gpu ID --gpus N | --instance ID --instances N]
 #include "app.hpp"
 #include "catalog_options.hpp"
+#include "data_options.hpp"
 #include "exit_status.hpp"
+#include "gpuadvisor/pricing.hpp"
 #include "gpuadvisor/spelling.hpp"
 #include "output.hpp"
 #include "render_size.hpp"
@@ -44,6 +46,7 @@ struct Options {
     std::string instance;
     std::string provider;
     double instances = 0;
+    DataFlags data;
 };
 
 // The most GPUs `size` looks at when it chooses a count.
@@ -209,6 +212,35 @@ std::optional<Sized> sized_on_named_hardware(const Options& o,
     return sized;
 }
 
+// --dataset-tb on the named instance: in the data's region when the provider is the same (size
+// has no region), over the internet from another provider's; false after an error.
+bool size_data(const Options& o, const Catalog& catalog, SizeReport& report, Io& io) {
+    std::optional<DataMoveRequest> request;
+    if (!read_data_flags(o.data, catalog, "size", io, request)) {
+        return false;
+    }
+    if (!request) {
+        return true;
+    }
+    const InstanceType* instance =
+        resolve_instance(catalog, o.instance, o.provider, "--instance", "size", io);
+    if (instance == nullptr) {
+        return false;
+    }
+    const Estimate& e = *report.estimate;
+    const double hours = is_finite_work(report.workload.kind) ? e.hours : k_hours_per_month;
+    const std::string region = request->data_provider == instance->provider ? request->data_region
+                               : instance->regions.empty()                  ? std::string()
+                                                           : instance->regions[0].region.str();
+    std::string error;
+    report.data = data_move_for(*request, *instance, region, hours, "", io.rates(), error);
+    report.data_request = request;
+    if (!report.data) {
+        fail("size", "no-price", "data: " + error, "see docs/pricing.md", k_exit_usage, io);
+    }
+    return report.data != nullptr;
+}
+
 int run(Options options, const GlobalOptions& global, Io& io) {
     if (!options.kind.empty()) {
         if (!options.workload.kind.empty() && options.workload.kind != options.kind) {
@@ -234,6 +266,14 @@ int run(Options options, const GlobalOptions& global, Io& io) {
                       workload->notes,
                       0,
                       {}};
+    if (options.instance.empty() && options.data.dataset_tb) {
+        return fail("size",
+                    "usage",
+                    "--dataset-tb: the transfer and storage are an instance's",
+                    "name an --instance (its network and its provider's storage)",
+                    k_exit_usage,
+                    io);
+    }
     if (!options.gpu.empty() || !options.instance.empty()) {
         const auto catalog = load_active_catalog(global, "size", io);
         if (!catalog) {
@@ -247,6 +287,9 @@ int run(Options options, const GlobalOptions& global, Io& io) {
         report.estimate_gpus = sized->hardware.gpus;
         report.estimate_gpu = sized->hardware.gpu->id;
         report.count_chosen = options.gpus == 0 && options.instances == 0;
+        if (!size_data(options, *catalog, report, io)) {
+            return k_exit_usage;
+        }
     }
     print_size(report, io);
     return report.estimate && !report.estimate->fits ? k_exit_negative : k_exit_ok;
@@ -281,6 +324,7 @@ void register_size(CLI::App& app, Registry registry) {
     size->add_option("--provider", options->provider, "The provider of --instance, if ambiguous")
         ->group("Hardware");
     gpu->excludes(instance);
+    add_data_flags(*size, options->data);
     size->footer(
         "Examples:\n"
         "  gpuadvisor size training --model llama-2-7b --tokens 1T --gpu A100-80GB --gpus 64\n"
@@ -294,6 +338,8 @@ void register_size(CLI::App& app, Registry registry) {
         "100M\n"
         "  gpuadvisor size hpc --fp64-tflops 40 --memory-gb 200 --instance p4d.24xlarge\n"
         "  gpuadvisor size graphics --sessions 40 --memory-per-session-gb 6 --gpu RTX-A6000\n"
+        "  gpuadvisor size training --model llama-2-7b --tokens 100B --instance p4d.24xlarge "
+        "--dataset-tb 10 --data-region aws:us-east-1\n"
         "  gpuadvisor size --profile job.yaml -o json\n"
         "Exit 1 when the named hardware cannot run the workload.");
     registry.runners.push_back({size, [options, &global = registry.global](Io& io) {

@@ -2,6 +2,7 @@
 
 #include "catalog_listing.hpp"
 #include "output.hpp"
+#include "render_data.hpp"
 #include "render_table.hpp"
 #include "text.hpp"
 
@@ -192,6 +193,10 @@ void print_size(const SizeReport& report, Io& io) {
     }
     document["assumptions"] = assumptions;
     document["notes"] = report.notes;
+    if (report.data && report.data_request) {
+        document["data"] =
+            data_move_json(*report.data, *report.data_request, report.data->storage_currency);
+    }
     if (io.format == OutputFormat::json) {
         write_json(document, io);
         return;
@@ -207,6 +212,9 @@ void print_size(const SizeReport& report, Io& io) {
     add_rows(table, "requirements", document["requirements"]);
     if (report.estimate) {
         add_rows(table, "estimate", document["estimate"]);
+    }
+    if (report.data) {
+        add_rows(table, "data", document["data"]);
     }
     for (const UsedAssumption& used : report.assumptions) {
         table.rows.push_back({"assumption", used.name, format_number(used.value)});

@@ -3,9 +3,11 @@
 
 #include "gpuadvisor/catalog.hpp"
 #include "gpuadvisor/sizing.hpp"
+#include "gpuadvisor/transfer.hpp"
 #include "io.hpp"
 #include "output.hpp"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +23,9 @@ struct SizeReport {
     int estimate_gpus = 0;
     std::string estimate_gpu;
     bool count_chosen = false; // size chose the count (none was given)
+    // --dataset-tb: the data's parts on the instance, in its provider's currency.
+    std::optional<DataMoveRequest> data_request = {};
+    std::shared_ptr<const DataMove> data = {};
 };
 
 void print_size(const SizeReport& report, Io& io);
