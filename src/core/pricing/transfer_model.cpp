@@ -27,7 +27,8 @@ DataPath path_of(const DataMoveRequest& r, std::string_view provider, std::strin
 }
 
 std::string money_text(std::int64_t micros, const std::string& currency) {
-    return fmt::format("{} {}", currency, format_micros(micros));
+    return fmt::format(
+        "{} {:.2f}", currency, static_cast<double>(micros) / Money::k_micros_per_unit);
 }
 
 // Egress from the data's provider (in its currency) for the path; false when unpriced.
@@ -149,7 +150,7 @@ DataMove plan_data_move(const DataMoveRequest& r,
     }
     move.storage_micros = *storage + *ingress;
     move.basis = fmt::format(
-        "data: {} TB {} at {} Gbit/s = {} h; egress {}; storage {} ({}) for {} h = {}",
+        "{} TB {} at {} Gbit/s = {} h; egress {}; storage {} ({}) for {} h = {}",
         format_number(r.dataset_tb),
         to_string(move.path),
         format_number(move.link_gbps),
