@@ -2,6 +2,7 @@
 // time over the effective link, and the file's errors with their positions.
 #include "gpuadvisor/assumptions.hpp"
 #include "gpuadvisor/catalog_io.hpp"
+#include "gpuadvisor/recommend.hpp"
 #include "gpuadvisor/transfer.hpp"
 #include "test_helpers.hpp"
 
@@ -141,4 +142,47 @@ TEST_CASE("a transfer file's errors name the field and its position") {
           "  hint: see docs/catalog-format.md for the fields and their units\n"
           "3:5: error[missing-field]: providers[0]: the required field 'as_of' is missing\n"
           "  hint: see docs/catalog-format.md for the fields and their units\n");
+}
+
+TEST_CASE("recommend with a dataset: each row's total and hours include the data's parts") {
+    Workload w;
+    w.kind = WorkloadKind::training;
+    w.model = "llama-2-7b";
+    w.tokens = 1e11;
+    const NormalizeResult normalized = normalize(w, builtin_models());
+    REQUIRE(normalized.workload);
+    const std::vector<Rule> no_rules;
+    RecommendOptions options;
+    options.rules = &no_rules;
+    options.today = *parse_date("2026-12-02");
+    options.constraints.plan = Plan::on_demand;
+    options.constraints.providers = {"aws", "gcp"};
+    options.constraints.top = 10;
+    const Recommendation plain = recommend(*normalized.workload, options, builtin_catalog());
+    options.constraints.data_move = DataMoveRequest{200, "gcp", "us-central1", std::nullopt};
+    const Recommendation moved = recommend(*normalized.workload, options, builtin_catalog());
+    REQUIRE_FALSE(moved.result.recommendations.empty());
+    for (const Candidate& c : plain.result.recommendations) {
+        CHECK(c.data_move == nullptr);
+    }
+    for (const Candidate& c : moved.result.recommendations) {
+        INFO(c.instance->id << " " << c.row->region.str());
+        REQUIRE(c.data_move != nullptr);
+        const DataMove& d = *c.data_move;
+        REQUIRE(c.quote.currency == "USD");
+        CHECK(c.total_micros ==
+              c.quote.total_micros + d.egress_converted_micros + d.storage_converted_micros);
+        CHECK(*c.hours == Approx(c.estimate->hours + d.transfer_hours));
+        CHECK(d.tier == StorageTier::distributed); // 200 TB
+        if (c.instance->provider == "gcp") {
+            CHECK(d.egress_micros == (c.row->region == "us-central1" ? 0 : 4'000'000'000));
+        } else { // GCP's internet steps: 1 TB x 0.12 + 9 TB x 0.11 + 190 TB x 0.08
+            CHECK(d.egress_micros == 16'310'000'000);
+        }
+    }
+    // Ranked on the totals with the data: non-decreasing cost.
+    for (std::size_t i = 1; i < moved.result.recommendations.size(); ++i) {
+        CHECK(moved.result.recommendations[i - 1].total_micros <=
+              moved.result.recommendations[i].total_micros);
+    }
 }
