@@ -123,6 +123,22 @@ Json recommendation_with_data(const Candidate& c, const RecommendReport& report)
     return json;
 }
 
+// The sizing assumptions the workload used, and with --dataset-tb the transfer's throughput
+// per path.
+std::vector<UsedAssumption> shown_assumptions(const RecommendReport& report) {
+    const Assumptions& built_in = builtin_assumptions();
+    std::vector<UsedAssumption> used = used_assumptions(*report.workload, built_in);
+    if (report.constraints->data_move) {
+        for (const auto& [name, path] :
+             {std::pair{"data_link_same_region_gbps", DataPath::same_region},
+              std::pair{"data_link_inter_region_gbps", DataPath::inter_region},
+              std::pair{"data_link_cross_provider_gbps", DataPath::cross_provider}}) {
+            used.push_back({name, path_link_gbps(path, built_in), "Gbit/s"});
+        }
+    }
+    return used;
+}
+
 // The currencies the rows shown are priced in (the tiers' rows too), as often as they are.
 std::vector<std::string> shown_currencies(const PlanResult& r) {
     std::vector<std::string> currencies;
@@ -174,7 +190,7 @@ Json document_json(const RecommendReport& report, const FxTable& fx) {
     document["no_fit"] = r.no_fit.empty() ? Json(nullptr) : Json(r.no_fit);
     if (report.explain) {
         document["assumptions"] = Json::array();
-        for (const UsedAssumption& a : used_assumptions(*report.workload, builtin_assumptions())) {
+        for (const UsedAssumption& a : shown_assumptions(report)) {
             document["assumptions"].push_back(
                 {{"name", a.name}, {"value", a.value}, {"unit", a.unit}});
         }
@@ -434,7 +450,7 @@ void print_explanations(const RecommendReport& report, Io& io) {
                               terminal_safe(fired.note));
     }
     std::vector<std::string> factors;
-    for (const UsedAssumption& a : used_assumptions(*report.workload, builtin_assumptions())) {
+    for (const UsedAssumption& a : shown_assumptions(report)) {
         factors.push_back(fmt::format("{} = {}", a.name, format_number(a.value)));
     }
     io.out << fmt::format("\nAssumptions (built in): {}\n", fmt::join(factors, ", "));
