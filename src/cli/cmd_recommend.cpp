@@ -5,6 +5,7 @@
 #include "gpuadvisor/recommend.hpp"
 #include "output.hpp"
 #include "render_recommend.hpp"
+#include "render_report_html.hpp"
 #include "stage_clock.hpp"
 #include "workload_options.hpp"
 
@@ -33,6 +34,7 @@ struct Options {
     double prefer_within = 10;
     int max_price_age = 365;
     bool explain = false;
+    std::string report_file; // --report: the HTML page, besides the output
 };
 
 // Every price a row of the answer (or a tier's row) uses.
@@ -166,8 +168,18 @@ int run(Options o, const GlobalOptions& global, Io& io) {
     }
     {
         const TimedStage stage(io.clock, "output");
-        print_recommendations(
-            {&answer.workload, &answer.requirements, &result, &options.constraints, o.explain}, io);
+        const RecommendReport report{
+            &answer.workload, &answer.requirements, &result, &options.constraints, o.explain};
+        if (!o.report_file.empty() && !result.recommendations.empty() &&
+            !write_text_file(o.report_file, recommend_report_html(report, io))) {
+            return fail("recommend",
+                        "io",
+                        fmt::format("--report: cannot write {}", o.report_file),
+                        "check the folder exists and is writable",
+                        k_exit_input,
+                        io);
+        }
+        print_recommendations(report, io);
     }
     return result.recommendations.empty() ? k_exit_negative : k_exit_ok;
 }
@@ -235,18 +247,29 @@ void register_recommend(CLI::App& app, Registry registry) {
                   o->explain,
                   "Add the fired rules, the assumptions and every rejected candidate")
         ->group("Output");
-    cmd->footer("Examples:\n"
-                "  gpuadvisor recommend training --model llama-2-7b --tokens 1T --deadline 30d\n"
-                "  gpuadvisor recommend inference --model bert-base --qps 2000 --latency-ms 50\n"
-                "  gpuadvisor recommend hpc --fp64-tflops 40 --memory-gb 200 --provider aws,azure\n"
-                "  gpuadvisor recommend inference --model llama-2-70b --qps 5 --ttft-ms 2000 "
-                "--tpot-ms 60\n"
-                "  gpuadvisor recommend graphics --sessions 40 --memory-per-session-gb 6\n"
-                "  gpuadvisor recommend training --params 70B --tokens 2T --interruptible "
-                "--pricing auto --explain\n"
-                "  gpuadvisor recommend training --model llama-2-7b --tokens 1T --value-per-day "
-                "5000\n"
-                "Exit 1 when no configuration fits; the message says which constraint bound.");
+    cmd->add_option("--report",
+                    o->report_file,
+                    "Also write the HTML page (-o html: chart, table, notes) to this file")
+        ->type_name("FILE.html")
+        ->group("Output");
+    cmd->footer(
+        "Examples:\n"
+        "  gpuadvisor recommend training --model llama-2-7b --tokens 1T --deadline 30d\n"
+        "  gpuadvisor recommend inference --model bert-base --qps 2000 --latency-ms 50\n"
+        "  gpuadvisor recommend hpc --fp64-tflops 40 --memory-gb 200 --provider aws,azure\n"
+        "  gpuadvisor recommend inference --model llama-2-70b --qps 5 --ttft-ms 2000 "
+        "--tpot-ms 60\n"
+        "  gpuadvisor recommend graphics --sessions 40 --memory-per-session-gb 6\n"
+        "  gpuadvisor recommend training --params 70B --tokens 2T --interruptible "
+        "--pricing auto --explain\n"
+        "  gpuadvisor recommend training --model llama-2-7b --tokens 1T --value-per-day "
+        "5000\n"
+        "  gpuadvisor recommend training --model llama-2-7b --tokens 1T --deadline 30d "
+        "--report report.html\n"
+        "  gpuadvisor -o svg recommend hpc --fp64-tflops 40 --memory-gb 200 > chart.svg\n"
+        "-o html writes a page with the cost-time (or cost-latency) chart, -o svg the chart "
+        "alone.\n"
+        "Exit 1 when no configuration fits; the message says which constraint bound.");
     registry.runners.push_back({cmd, [o, &global = registry.global](Io& io) {
                                     return run(*o, global, io);
                                 }});

@@ -3,6 +3,8 @@
 #include "data_table.hpp"
 #include "gpuadvisor/discounts.hpp"
 #include "output.hpp"
+#include "render_chart_svg.hpp"
+#include "render_report_html.hpp"
 #include "render_size.hpp"
 #include "render_table.hpp"
 #include "text.hpp"
@@ -487,6 +489,14 @@ void print_recommendations(const RecommendReport& report, Io& io) {
             for (const std::string& warning : r.warnings) {
                 io.err << "gpuadvisor: warning: " << terminal_safe(warning) << '\n';
             }
+        }
+        return;
+    }
+    if (io.format == OutputFormat::html || io.format == OutputFormat::svg) {
+        io.out << (io.format == OutputFormat::html ? recommend_report_html(report, io)
+                                                   : recommend_chart_svg(report, true));
+        if (io.format == OutputFormat::svg) {
+            print_warnings(report, io);
         }
         return;
     }

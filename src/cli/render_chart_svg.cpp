@@ -1,0 +1,318 @@
+#include "render_chart_svg.hpp"
+
+#include "render_validate.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace gpuadvisor::cli {
+
+namespace {
+
+// Tableau 10: told apart by most eyes; none is used for anything else on the chart or the page.
+constexpr std::array<std::string_view, 10> k_palette{"#4e79a7",
+                                                     "#f28e2b",
+                                                     "#e15759",
+                                                     "#76b7b2",
+                                                     "#59a14f",
+                                                     "#edc948",
+                                                     "#b07aa1",
+                                                     "#ff9da7",
+                                                     "#9c755f",
+                                                     "#bab0ac"};
+
+// The plot area inside the drawing (pixels), the legend to its right.
+constexpr double k_width = 960, k_height = 480;
+constexpr double k_left = 90, k_right = 700, k_top = 50, k_bottom = 400;
+
+struct Point {
+    const Candidate* row = nullptr;
+    double x = 0;
+    double y = 0;
+    bool tier = false; // the best row of a prefer rule #1 does not meet
+};
+
+// One axis: linear, or logarithmic (base 10) when the values span more than 10x.
+struct Axis {
+    double lo = 0;
+    double hi = 1;
+    bool log = false;
+    std::vector<double> ticks;
+
+    // 0 at lo, 1 at hi.
+    double fraction(double v) const {
+        return log ? (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo))
+                   : (v - lo) / (hi - lo);
+    }
+};
+
+Axis log_axis(double min, double max) {
+    Axis axis{std::pow(10.0, std::floor(std::log10(min))),
+              std::pow(10.0, std::ceil(std::log10(max))),
+              true,
+              {}};
+    const bool few = axis.hi / axis.lo <= 100; // two decades or fewer: 2 and 5 too
+    for (double decade = axis.lo; decade <= axis.hi * 1.0001; decade *= 10) {
+        for (const double m : {1.0, 2.0, 5.0}) {
+            if ((m == 1.0 || few) && decade * m <= axis.hi * 1.0001) {
+                axis.ticks.push_back(decade * m);
+            }
+        }
+    }
+    return axis;
+}
+
+// About five ticks at 1, 2 or 5 times a power of ten, the values padded inside.
+Axis linear_axis(double min, double max) {
+    const double pad = max > min ? (max - min) * 0.08 : (max == 0 ? 1 : std::abs(max) * 0.1);
+    double lo = min - pad;
+    double hi = max + pad;
+    if (min >= 0 && lo < 0) {
+        lo = 0;
+    }
+    const double raw = (hi - lo) / 5;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    const double step = raw / magnitude <= 1   ? magnitude
+                        : raw / magnitude <= 2 ? 2 * magnitude
+                        : raw / magnitude <= 5 ? 5 * magnitude
+                                               : 10 * magnitude;
+    Axis axis{std::floor(lo / step) * step, std::ceil(hi / step) * step, false, {}};
+    for (double t = axis.lo; t <= axis.hi + step / 2; t += step) {
+        axis.ticks.push_back(std::abs(t) < step / 1e6 ? 0 : t);
+    }
+    return axis;
+}
+
+Axis make_axis(const std::vector<double>& values) {
+    const auto [min, max] = std::minmax_element(values.begin(), values.end());
+    return *min > 0 && *max / *min > 10 ? log_axis(*min, *max) : linear_axis(*min, *max);
+}
+
+std::string tick_label(double v) {
+    if (std::abs(v) >= 1e6) {
+        return fmt::format("{:g}M", v / 1e6);
+    }
+    return std::abs(v) >= 1e4 ? fmt::format("{:g}k", v / 1e3) : fmt::format("{:g}", v);
+}
+
+// Each row with an x (hours, latency or, for kinds ranked on cost alone, its rank) and the
+// tier rows below the top; a tier row already shown is marked where it is.
+std::vector<Point> chart_points(const RecommendReport& report) {
+    const WorkloadKind kind = report.workload->kind;
+    auto x_of = [&](const Candidate& c) -> std::optional<double> {
+        if (is_finite_work(kind)) {
+            return c.hours;
+        }
+        return kind == WorkloadKind::inference ? c.estimate->latency_ms : c.rank;
+    };
+    std::vector<Point> points;
+    auto add = [&](const Candidate& c, bool tier) {
+        if (const auto x = x_of(c)) {
+            points.push_back({&c, *x, static_cast<double>(c.total_micros) / 1e6, tier});
+        }
+    };
+    for (const Candidate& c : report.result->recommendations) {
+        add(c, false);
+    }
+    for (const PreferredTier& tier : report.result->tiers) {
+        const auto shown = std::find_if(points.begin(), points.end(), [&](const Point& p) {
+            return p.row->rank == tier.best.rank;
+        });
+        if (shown != points.end()) {
+            shown->tier = true;
+        } else {
+            add(tier.best, true);
+        }
+    }
+    return points;
+}
+
+std::string x_title(const RecommendReport& report, const Axis& axis) {
+    const WorkloadKind kind = report.workload->kind;
+    const std::string title = is_finite_work(kind)              ? "Time to finish (hours)"
+                              : kind == WorkloadKind::inference ? "Latency (ms)"
+                                                                : "Rank";
+    return axis.log ? title + ", log scale" : title;
+}
+
+std::string y_title(const RecommendReport& report, const Axis& axis) {
+    const std::string title =
+        fmt::format("{} ({})",
+                    is_finite_work(report.workload->kind) ? "Total cost" : "Cost per month",
+                    xml_text(report.constraints->currency));
+    return axis.log ? title + ", log scale" : title;
+}
+
+void draw_axes(const Axis& x, const Axis& y, const RecommendReport& report, std::string& svg) {
+    svg += "<g font-size=\"12\" fill=\"#222\">\n";
+    for (const double t : x.ticks) {
+        const double px = k_left + x.fraction(t) * (k_right - k_left);
+        svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" "
+                           "stroke=\"#e6e6e6\"/>\n<text x=\"{0:.1f}\" y=\"{3}\" "
+                           "text-anchor=\"middle\">{4}</text>\n",
+                           px,
+                           k_top,
+                           k_bottom,
+                           k_bottom + 18,
+                           tick_label(t));
+    }
+    for (const double t : y.ticks) {
+        const double py = k_bottom - y.fraction(t) * (k_bottom - k_top);
+        svg += fmt::format("<line x1=\"{1}\" y1=\"{0:.1f}\" x2=\"{2}\" y2=\"{0:.1f}\" "
+                           "stroke=\"#e6e6e6\"/>\n<text x=\"{3}\" y=\"{4:.1f}\" "
+                           "text-anchor=\"end\">{5}</text>\n",
+                           py,
+                           k_left,
+                           k_right,
+                           k_left - 8,
+                           py + 4,
+                           tick_label(t));
+    }
+    svg += fmt::format("<path d=\"M{0},{1} V{2} H{3}\" fill=\"none\" stroke=\"#000\"/>\n"
+                       "<text x=\"{4}\" y=\"{5}\" text-anchor=\"middle\">{6}</text>\n"
+                       "<text transform=\"translate(20 {7}) rotate(-90)\" "
+                       "text-anchor=\"middle\">{8}</text>\n</g>\n",
+                       k_left,
+                       k_top,
+                       k_bottom,
+                       k_right,
+                       (k_left + k_right) / 2,
+                       k_bottom + 42,
+                       x_title(report, x),
+                       (k_top + k_bottom) / 2,
+                       y_title(report, y));
+}
+
+// A circle; a ring round it on the front; a diamond for a tier row.
+std::string marker(double px, double py, std::string_view fill, bool front, bool tier) {
+    const std::string stroke =
+        front ? "stroke=\"#000\" stroke-width=\"2.5\"" : "stroke=\"#666\" stroke-width=\"1\"";
+    if (tier) {
+        return fmt::format("<path d=\"M{0:.1f},{1:.1f} l10,10 l-10,10 l-10,-10 z\" fill=\"{2}\" "
+                           "{3}/>",
+                           px,
+                           py - 10,
+                           fill,
+                           stroke);
+    }
+    return fmt::format(
+        "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"7\" fill=\"{}\" {}/>", px, py, fill, stroke);
+}
+
+void draw_legend(const RecommendReport& report, std::string& svg) {
+    const double x = k_right + 30;
+    svg += fmt::format("<g font-size=\"12\" fill=\"#222\">\n"
+                       "<text x=\"{0}\" y=\"{1}\" font-weight=\"bold\">Legend</text>\n"
+                       "{2}<text x=\"{3}\" y=\"{4}\">a configuration (#rank)</text>\n"
+                       "{5}<text x=\"{3}\" y=\"{6}\">on the cost-{7} front</text>\n"
+                       "<path d=\"M{0},{8} h20\" stroke=\"#444\" stroke-width=\"1.5\"/>"
+                       "<text x=\"{3}\" y=\"{9}\">the front</text>\n"
+                       "{10}<text x=\"{3}\" y=\"{11}\">the documents' tier</text>\n</g>\n",
+                       x,
+                       k_top + 10,
+                       marker(x + 10, k_top + 36, "#fff", false, false),
+                       x + 28,
+                       k_top + 40,
+                       marker(x + 10, k_top + 62, "#fff", true, false),
+                       k_top + 66,
+                       report.workload->kind == WorkloadKind::inference ? "latency" : "time",
+                       k_top + 88,
+                       k_top + 92,
+                       marker(x + 10, k_top + 114, "#fff", false, true),
+                       k_top + 118);
+    double y = k_top + 140;
+    for (const PreferredTier& tier : report.result->tiers) {
+        svg += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"11\" fill=\"#222\">#{}: rule "
+                           "{}</text>\n",
+                           x,
+                           y,
+                           tier.best.rank,
+                           xml_text(tier.rule->id));
+        y += 16;
+    }
+}
+
+} // namespace
+
+std::string_view chart_point_colour(std::size_t n) {
+    return k_palette[n % k_palette.size()];
+}
+
+std::string recommend_chart_svg(const RecommendReport& report, bool standalone) {
+    const std::vector<Point> points = chart_points(report);
+    std::vector<double> xs;
+    std::vector<double> ys;
+    for (const Point& p : points) {
+        xs.push_back(p.x);
+        ys.push_back(p.y);
+    }
+    std::string svg = fmt::format("{}<svg {}width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" "
+                                  "font-family=\"sans-serif\" role=\"img\">\n",
+                                  standalone ? "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" : "",
+                                  standalone ? "xmlns=\"http://www.w3.org/2000/svg\" " : "",
+                                  k_width,
+                                  k_height,
+                                  k_width,
+                                  k_height);
+    const bool finite = is_finite_work(report.workload->kind);
+    const std::string title =
+        fmt::format("Cost against {}: {} row(s) of the ranking",
+                    finite                                             ? "time"
+                    : report.workload->kind == WorkloadKind::inference ? "latency"
+                                                                       : "rank",
+                    points.size());
+    svg += fmt::format("<title>{0}</title>\n<rect width=\"{1}\" height=\"{2}\" fill=\"#fff\"/>\n"
+                       "<text x=\"{3}\" y=\"28\" font-size=\"15\" fill=\"#222\">{0}</text>\n",
+                       title,
+                       k_width,
+                       k_height,
+                       k_left);
+    if (points.empty()) {
+        return svg + "</svg>\n";
+    }
+    const Axis x = make_axis(xs);
+    const Axis y = make_axis(ys);
+    draw_axes(x, y, report, svg);
+    auto px = [&](const Point& p) {
+        return k_left + x.fraction(p.x) * (k_right - k_left);
+    };
+    auto py = [&](const Point& p) {
+        return k_bottom - y.fraction(p.y) * (k_bottom - k_top);
+    };
+    // The planner's front flags (a kind ranked on cost alone has no front).
+    const bool has_speed = finite || report.workload->kind == WorkloadKind::inference;
+    std::vector<const Point*> front;
+    for (const Point& p : points) {
+        if (p.row->pareto && has_speed) {
+            front.push_back(&p);
+        }
+    }
+    std::sort(front.begin(), front.end(), [](const Point* a, const Point* b) {
+        return std::tie(a->x, a->y, a->row->rank) < std::tie(b->x, b->y, b->row->rank);
+    });
+    if (front.size() > 1) { // a staircase: what the next-faster row costs more
+        std::string d = fmt::format("M{:.1f},{:.1f}", px(*front[0]), py(*front[0]));
+        for (std::size_t i = 1; i < front.size(); ++i) {
+            d += fmt::format(" H{:.1f} V{:.1f}", px(*front[i]), py(*front[i]));
+        }
+        svg +=
+            fmt::format("<path d=\"{}\" fill=\"none\" stroke=\"#444\" stroke-width=\"1.5\"/>\n", d);
+    }
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const Point& p = points[i];
+        const bool on_front = std::find(front.begin(), front.end(), &p) != front.end();
+        svg += fmt::format("<g>{}<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"12\" "
+                           "fill=\"#222\">#{}</text></g>\n",
+                           marker(px(p), py(p), chart_point_colour(i), on_front, p.tier),
+                           px(p) + 10,
+                           py(p) - 9,
+                           p.row->rank);
+    }
+    draw_legend(report, svg);
+    return svg + "</svg>\n";
+}
+
+} // namespace gpuadvisor::cli
