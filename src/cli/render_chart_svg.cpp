@@ -86,9 +86,10 @@ Axis linear_axis(double min, double max) {
     return axis;
 }
 
-Axis make_axis(const std::vector<double>& values) {
+Axis make_axis(const std::vector<double>& values, bool may_be_log) {
     const auto [min, max] = std::minmax_element(values.begin(), values.end());
-    return *min > 0 && *max / *min > 10 ? log_axis(*min, *max) : linear_axis(*min, *max);
+    return may_be_log && *min > 0 && *max / *min > 10 ? log_axis(*min, *max)
+                                                      : linear_axis(*min, *max);
 }
 
 std::string tick_label(double v) {
@@ -202,37 +203,46 @@ std::string marker(double px, double py, std::string_view fill, bool front, bool
         "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"7\" fill=\"{}\" {}/>", px, py, fill, stroke);
 }
 
-void draw_legend(const RecommendReport& report, std::string& svg) {
+// What each mark means, then the rule of each tier row.
+void draw_legend(const RecommendReport& report, bool has_speed, std::string& svg) {
     const double x = k_right + 30;
-    svg += fmt::format("<g font-size=\"12\" fill=\"#222\">\n"
-                       "<text x=\"{0}\" y=\"{1}\" font-weight=\"bold\">Legend</text>\n"
-                       "{2}<text x=\"{3}\" y=\"{4}\">a configuration (#rank)</text>\n"
-                       "{5}<text x=\"{3}\" y=\"{6}\">on the cost-{7} front</text>\n"
-                       "<path d=\"M{0},{8} h20\" stroke=\"#444\" stroke-width=\"1.5\"/>"
-                       "<text x=\"{3}\" y=\"{9}\">the front</text>\n"
-                       "{10}<text x=\"{3}\" y=\"{11}\">the documents' tier</text>\n</g>\n",
+    const std::string front =
+        fmt::format("on the cost-{} front",
+                    report.workload->kind == WorkloadKind::inference ? "latency" : "time");
+    std::vector<std::pair<std::string, std::string>> entries{
+        {marker(x + 10, 0, "#fff", false, false), "a configuration (#rank)"}};
+    if (has_speed) {
+        entries.emplace_back(marker(x + 10, 0, "#fff", true, false), front);
+        entries.emplace_back(
+            fmt::format("<path d=\"M{},0 h20\" stroke=\"#444\" stroke-width=\"1.5\"/>", x),
+            "the front");
+    }
+    if (!report.result->tiers.empty()) {
+        entries.emplace_back(marker(x + 10, 0, "#fff", false, true), "the documents' tier");
+    }
+    svg += fmt::format("<g font-size=\"12\" fill=\"#222\">\n<text x=\"{}\" y=\"{}\" "
+                       "font-weight=\"bold\">Legend</text>\n",
                        x,
-                       k_top + 10,
-                       marker(x + 10, k_top + 36, "#fff", false, false),
-                       x + 28,
-                       k_top + 40,
-                       marker(x + 10, k_top + 62, "#fff", true, false),
-                       k_top + 66,
-                       report.workload->kind == WorkloadKind::inference ? "latency" : "time",
-                       k_top + 88,
-                       k_top + 92,
-                       marker(x + 10, k_top + 114, "#fff", false, true),
-                       k_top + 118);
-    double y = k_top + 140;
+                       k_top + 10);
+    double y = k_top + 36;
+    for (const auto& [mark, text] : entries) {
+        svg +=
+            fmt::format("<g transform=\"translate(0 {})\">{}<text x=\"{}\" y=\"4\">{}</text></g>\n",
+                        y,
+                        mark,
+                        x + 28,
+                        text);
+        y += 26;
+    }
     for (const PreferredTier& tier : report.result->tiers) {
-        svg += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"11\" fill=\"#222\">#{}: rule "
-                           "{}</text>\n",
+        svg += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"11\">#{}: rule {}</text>\n",
                            x,
                            y,
                            tier.best.rank,
                            xml_text(tier.rule->id));
         y += 16;
     }
+    svg += "</g>\n";
 }
 
 } // namespace
@@ -257,13 +267,17 @@ std::string recommend_chart_svg(const RecommendReport& report, bool standalone) 
                                   k_height,
                                   k_width,
                                   k_height);
-    const bool finite = is_finite_work(report.workload->kind);
+    const WorkloadKind kind = report.workload->kind;
+    const bool finite = is_finite_work(kind);
+    const bool has_speed = finite || kind == WorkloadKind::inference;
     const std::string title =
-        fmt::format("Cost against {}: {} row(s) of the ranking",
-                    finite                                             ? "time"
-                    : report.workload->kind == WorkloadKind::inference ? "latency"
-                                                                       : "rank",
-                    points.size());
+        has_speed
+            ? fmt::format("Cost against {}: {} row(s) of the ranking",
+                          finite ? "time" : "latency",
+                          points.size())
+            : fmt::format("Cost by rank: {} row(s) of the ranking ({} has no time to rank on)",
+                          points.size(),
+                          to_string(kind));
     svg += fmt::format("<title>{0}</title>\n<rect width=\"{1}\" height=\"{2}\" fill=\"#fff\"/>\n"
                        "<text x=\"{3}\" y=\"28\" font-size=\"15\" fill=\"#222\">{0}</text>\n",
                        title,
@@ -273,8 +287,8 @@ std::string recommend_chart_svg(const RecommendReport& report, bool standalone) 
     if (points.empty()) {
         return svg + "</svg>\n";
     }
-    const Axis x = make_axis(xs);
-    const Axis y = make_axis(ys);
+    const Axis x = make_axis(xs, has_speed); // (a rank is never on a log scale)
+    const Axis y = make_axis(ys, true);
     draw_axes(x, y, report, svg);
     auto px = [&](const Point& p) {
         return k_left + x.fraction(p.x) * (k_right - k_left);
@@ -283,7 +297,6 @@ std::string recommend_chart_svg(const RecommendReport& report, bool standalone) 
         return k_bottom - y.fraction(p.y) * (k_bottom - k_top);
     };
     // The planner's front flags (a kind ranked on cost alone has no front).
-    const bool has_speed = finite || report.workload->kind == WorkloadKind::inference;
     std::vector<const Point*> front;
     for (const Point& p : points) {
         if (p.row->pareto && has_speed) {
@@ -311,7 +324,7 @@ std::string recommend_chart_svg(const RecommendReport& report, bool standalone) 
                            py(p) - 9,
                            p.row->rank);
     }
-    draw_legend(report, svg);
+    draw_legend(report, has_speed, svg);
     return svg + "</svg>\n";
 }
 
