@@ -11,6 +11,7 @@ Usage: report_page.py BINARY FIXTURES_DIR
 - Untrusted text (a rule's reason full of markup) comes out as entities, never as markup.
 - Headless Chromium renders the page and the SVG to PNGs (decoded here with zlib): not blank,
   and each point of the chart, drawn in its own palette colour, found as a blob of that colour.
+- docs/recommend-tradeoff.svg is what its command prints.
 Run through report_page.sh, which first requires chromium (tests/checkers/require.sh): a
 missing checker fails the test.
 """
@@ -234,6 +235,11 @@ def main():
         path = os.path.join(tmp, "chart.svg")
         open(path, "w", encoding="utf-8").write(latency)
         check_rendering("file://" + path, latency, "inference svg in chromium", "960,480")
+    documented = run(["-o", "svg", "recommend", "training", "--model", "llama-2-7b", "--tokens",
+                      "1T", "--deadline", "30d", "--top", "8"])
+    with open(os.path.join(HERE, "..", "..", "docs", "recommend-tradeoff.svg"), encoding="utf-8") as f:
+        check(f.read() == documented, "docs/recommend-tradeoff.svg is not what the command prints; "
+              "regenerate it as docs/recommend.md says (GPUADVISOR_TODAY=2026-12-02)")
     for failure in failures:
         print("FAIL:", failure)
     print(f"{len(failures)} failure(s)")
