@@ -20,9 +20,9 @@ constexpr std::string_view k_style =
     "table{border-collapse:collapse;margin:16px 0;font-size:13px}"
     "th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}"
     "th{background:#f2f2f2}td{white-space:nowrap}td.r,th.r{text-align:right}"
-    "td.p{white-space:normal}"
+    "td.p{white-space:normal;min-width:16em}svg{max-width:100%;height:auto}"
     "pre{white-space:pre-wrap;font-size:13px}";
-constexpr std::string_view k_style_hash = "sha256-/uuwZtB46V5/KFOW3JkgG8mLP831NnPoWgTIKWEq4os=";
+constexpr std::string_view k_style_hash = "sha256-6d7bkN6WMFAPQiI1ewZjRSXYH2QGvx1U2p7QOdbFkmM=";
 
 // Lines of text (made terminal-safe, then escaped), each its own line in the page.
 std::string escaped_lines(const std::string& text) {
