@@ -99,6 +99,7 @@ constexpr std::string_view k_footer = R"(Examples:
   gpuadvisor compare A100-80GB H100-80GB L40S
   gpuadvisor tco --instance p5.48xlarge --utilization 0.6 --years 3
   gpuadvisor recommend training --model llama-2-7b --tokens 1T --deadline 30d --timings
+  gpuadvisor export kubernetes --workload training --model llama-2-7b --tokens 1T
 
 Environment: GPUADVISOR_CATALOG=path:path adds catalogs as --catalog does (before
 them); GPUADVISOR_CACHE_DIR sets where large catalog files are cached (default
@@ -442,6 +443,7 @@ int run_command(int argc,
     register_compare(app, registry);
     register_tco(app, registry);
     register_recommend(app, registry);
+    register_export(app, registry);
     std::vector<std::string> help_path;
     CLI::App* help = app.add_subcommand("help", "Help for a command (all of them: no command)");
     help->add_option("command", help_path, "The command, e.g. catalog list");
