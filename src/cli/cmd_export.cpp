@@ -110,6 +110,7 @@ source_from_file(const Options& o, const GlobalOptions& global, Io& io, int& exi
     }
     if (const Gpu* gpu = catalog->find_gpu(source->gpu)) {
         source->gpu_memory_gb = gpu->memory_gb;
+        source->gpu_vendor = gpu->vendor;
     }
     return source;
 }

@@ -289,7 +289,8 @@ read_recommendation(const std::string& path, int rank, Diagnostics& diagnostics)
         return std::nullopt;
     }
     if (!value_named(k_workload_kind_names, *kind)) {
-        r.error("/workload/kind", fmt::format("'{}' is not a workload kind", *kind),
+        r.error("/workload/kind",
+                fmt::format("'{}' is not a workload kind", *kind),
                 "training, finetune, inference, hpc or graphics");
         return std::nullopt;
     }

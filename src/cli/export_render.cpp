@@ -153,10 +153,21 @@ export_source(const Candidate& row, const NormalizedWorkload& workload, std::str
     s.currency = std::string(currency);
     s.per_hour_micros = row.per_hour_micros;
     s.gpu_memory_gb = row.gpu->memory_gb;
+    s.gpu_vendor = row.gpu->vendor;
     return s;
 }
 
 ExportText render_prometheus(const ExportSource& s, const ExportPolicy& p) {
+    if (s.gpu_vendor != "nvidia") {
+        return {{},
+                fmt::format("prometheus: the rules read NVIDIA's dcgm-exporter; row #{} has {} "
+                            "GPUs ({})",
+                            s.rank,
+                            s.gpu_vendor,
+                            s.gpu),
+                "add --gpu with an NVIDIA GPU, or choose another --rank; other vendors' "
+                "exporters name their metrics otherwise"};
+    }
     std::string out = fmt::format(
         "# Prometheus alert rules on NVIDIA dcgm-exporter metrics (its default counters,\n"
         "# etc/default-counters.csv: DCGM_FI_DEV_GPU_TEMP in C, DCGM_FI_DEV_FB_USED and\n"
@@ -215,6 +226,8 @@ ExportText render_kubernetes(const ExportSource& s, const ExportPolicy& p, const
                 "label values are at most 63 letters, digits, '-', '_' or '.'"};
     }
     const bool service = is_service(s);
+    // The device plugins' resource names: NVIDIA's k8s-device-plugin, AMD's k8s-device-plugin.
+    const std::string resource = s.gpu_vendor == "amd" ? "amd.com/gpu" : "nvidia.com/gpu";
     const auto labels = [&](std::string_view indent) {
         return fmt::format("app.kubernetes.io/name: {1}\n{0}app.kubernetes.io/managed-by: "
                            "gpuadvisor\n{0}gpuadvisor.io/release-below-gpu-percent: \"{2}\"\n"
@@ -258,11 +271,12 @@ ExportText render_kubernetes(const ExportSource& s, const ExportPolicy& p, const
     }
     fmt::format_to(std::back_inserter(out),
                    "      nodeSelector:\n        node.kubernetes.io/instance-type: {}\n"
-                   "      tolerations:\n        - key: nvidia.com/gpu\n          operator: Exists\n"
+                   "      tolerations:\n        - key: {}\n          operator: Exists\n"
                    "          effect: NoSchedule\n        - key: gpu-type\n"
                    "          operator: Equal\n          value: {}\n          effect: NoSchedule\n"
                    "      containers:\n        - name: {}\n          image: {}\n",
                    yaml_quote(s.instance),
+                   resource,
                    yaml_quote(gpu_family(s.gpu)),
                    service ? "server" : "worker",
                    yaml_quote(run.image));
@@ -277,7 +291,8 @@ ExportText render_kubernetes(const ExportSource& s, const ExportPolicy& p, const
                        run.port);
     }
     fmt::format_to(std::back_inserter(out),
-                   "          resources:\n            limits:\n              nvidia.com/gpu: {}\n",
+                   "          resources:\n            limits:\n              {}: {}\n",
+                   resource,
                    count_text(s.gpus_per_instance));
     return {out, {}, {}};
 }

@@ -30,6 +30,7 @@ struct ExportSource {
     std::string currency;
     std::optional<std::int64_t> per_hour_micros; // the whole configuration
     std::optional<double> gpu_memory_gb;         // from the catalog, when it knows the GPU
+    std::string gpu_vendor = "nvidia";           // from the catalog, when it knows the GPU
 };
 
 // The documents' operating thresholds (document 003): scale out above temp_c or at memory_percent

@@ -162,6 +162,17 @@ for label, text in [("an unknown apiVersion", "apiVersion: batch/v9\nkind: Job\n
     check(kubectl_create(text).returncode != 0, f"kubectl refuses {label} (the checker can fail)")
 server.shutdown()
 
+# AMD GPUs (built-in catalog): AMD's device plugin resource; no DCGM rules for them.
+AMD = ["export", "kubernetes", *TRAINING, "--gpu", "MI300X"]
+amd = yaml.safe_load(gpuadvisor(*AMD))
+amd_pod = amd["spec"]["template"]["spec"]
+check("amd.com/gpu" in amd_pod["containers"][0]["resources"]["limits"] and
+      amd_pod["tolerations"][0]["key"] == "amd.com/gpu", "kubernetes: an MI300X row asks for amd.com/gpu")
+result = subprocess.run([BINARY, "export", "prometheus", *TRAINING, "--gpu", "MI300X"],
+                        capture_output=True, text=True, env=ENV, timeout=60)
+check(result.returncode == 1 and "dcgm-exporter" in result.stderr,
+      "prometheus: an MI300X row is refused (DCGM is NVIDIA's)")
+
 # --- skypilot and dstack: YAML with only the documented fields
 # SkyPilot: https://docs.skypilot.co/en/latest/reference/yaml-spec.html (task fields, resources,
 # autostop, service).
