@@ -39,6 +39,19 @@ FLAGS = [
     (["recommend", "inference", "--model", "bert-base"], "--max-price-age", True),
     (["recommend", "training", "--params", "7B", "--tokens", "1B"], "--value-per-day", True),
     (["price", "big.8x"], "--max-price-age", True),
+    (["export", "prometheus", "--workload", "inference", "--model", "bert-base"], "--rank", False),
+    (["export", "prometheus", "--workload", "inference", "--model", "bert-base"], "--temp-c", False),
+    (["export", "prometheus", "--workload", "inference", "--model", "bert-base"],
+     "--memory-percent", False),
+    (["export", "prometheus", "--workload", "inference", "--model", "bert-base"],
+     "--alert-minutes", True),
+    (["export", "prometheus", "--workload", "inference", "--model", "bert-base"],
+     "--idle-percent", False),
+    (["export", "prometheus", "--workload", "inference", "--model", "bert-base"],
+     "--idle-minutes", False),
+    (["export", "kubernetes", "--workload", "inference", "--model", "bert-base"], "--port", False),
+    (["export", "prometheus", "--workload", "inference", "--model", "bert-base"],
+     "--max-instances", False),
 ]
 # The workload flags, through `size` and `recommend` alike.
 WORKLOAD = {
