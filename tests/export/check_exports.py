@@ -232,6 +232,21 @@ for catalog, kinds in [(TEST, ["prometheus", "kubernetes"]), (AWS, ["skypilot", 
             from_file = gpuadvisor(*catalog, "export", kind, "--from", answer, "--rank", rank)
             check(direct == from_file, f"{kind} --rank {rank}: flags and --from give the same file")
 
+# --- --output-file: the same file, nothing on stdout
+out_path = os.path.join(WORK, "out.yaml")
+result = subprocess.run([BINARY, *TEST, "export", "kubernetes", *TRAINING, "--output-file",
+                         out_path], capture_output=True, text=True, env=ENV, timeout=60)
+with open(out_path, encoding="utf-8") as f:
+    written = f.read()
+check(result.returncode == 0 and result.stdout == "" and
+      written == gpuadvisor(*TEST, "export", "kubernetes", *TRAINING),
+      "--output-file writes the file stdout would show, and stdout stays empty")
+result = subprocess.run([BINARY, *TEST, "export", "kubernetes", *TRAINING, "--output-file",
+                         os.path.join(WORK, "no-such-folder", "out.yaml")],
+                        capture_output=True, text=True, env=ENV, timeout=60)
+check(result.returncode == 3 and "cannot write the file" in result.stderr,
+      "--output-file in a missing folder: exit 3, 'cannot write the file'")
+
 shutil.rmtree(WORK)
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)
