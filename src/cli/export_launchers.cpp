@@ -142,7 +142,11 @@ ExportText render_dstack(const ExportSource& s, const ExportPolicy& p, const Exp
                    yaml_quote(s.region),
                    yaml_quote(s.instance),
                    s.pricing == "spot" ? "spot" : "on-demand");
-    if (s.per_hour_micros && s.currency == "USD") {
+    if (s.per_hour_micros && s.currency != "USD") {
+        fmt::format_to(std::back_inserter(out),
+                       "# max_price left out: dstack's is in US dollars, the row's price in {}\n",
+                       s.currency);
+    } else if (s.per_hour_micros) {
         // dstack's max_price is per instance and hour, in US dollars: a cent above the row's.
         const std::int64_t cent = 10'000;
         const std::int64_t per_instance = *s.per_hour_micros / s.instance_count;

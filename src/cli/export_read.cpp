@@ -86,7 +86,9 @@ const Json* member(Reader& r,
     const auto it = object.find(key);
     if (it == object.end() || (it->is_null() && required)) {
         if (required) {
-            r.error(pointer + "/" + key, "missing", "is the file a 'recommend -o json' answer?");
+            r.error(pointer + "/" + key,
+                    it == object.end() ? "missing" : "is null",
+                    "is the file a 'recommend -o json' answer?");
         }
         return nullptr;
     }
