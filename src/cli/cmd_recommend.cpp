@@ -18,8 +18,10 @@ namespace gpuadvisor::cli {
 
 namespace {
 
+using Options = RecommendFlags;
+
 // recommend's flags, and --report (the HTML page besides the output), which export lacks.
-struct Options : RecommendFlags {
+struct RecommendCommandFlags : RecommendFlags {
     std::string report_file;
 };
 
@@ -116,7 +118,7 @@ std::vector<std::string> price_warnings(const PlanResult& result, const Options&
     return price_freshness_warnings(prices_shown(result), io.today, o.max_price_age);
 }
 
-int run(const Options& o, const GlobalOptions& global, Io& io) {
+int run(const RecommendCommandFlags& o, const GlobalOptions& global, Io& io) {
     int exit_code = k_exit_ok;
     auto answer = plan_recommendation(o, global, "recommend", io, exit_code);
     if (!answer) {
@@ -260,7 +262,7 @@ void add_recommend_flags(CLI::App& cmd, RecommendFlags& o, bool listing) {
 }
 
 void register_recommend(CLI::App& app, Registry registry) {
-    auto o = std::make_shared<Options>();
+    auto o = std::make_shared<RecommendCommandFlags>();
     CLI::App* cmd =
         app.add_subcommand("recommend", "Ranked, priced, explained configurations for a workload");
     const auto kinds = choices(k_workload_kind_names);
