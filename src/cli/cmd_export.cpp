@@ -205,11 +205,16 @@ void add_export_flags(CLI::App& cmd, Options& o) {
     cmd.add_option("--name", o.run.name, "The job's name (default gpuadvisor-<workload>)")
         ->check(dns_label())
         ->group(run);
-    cmd.add_option("--image", o.run.image, "The container image")->type_name("IMAGE")->group(run);
+    cmd.add_option("--image",
+                   o.run.image,
+                   "The container image (default: nvcr.io/nvidia/pytorch:24.05-py3, or "
+                   "rocm/pytorch:latest for AMD GPUs)")
+        ->type_name("IMAGE")
+        ->group(run);
     cmd.add_option("--command",
                    o.run.command,
-                   "What runs, a shell line (default: the image's own; nvidia-smi for skypilot "
-                   "and dstack)")
+                   "What runs, a shell line (default: the image's own; nvidia-smi, or rocm-smi "
+                   "for AMD GPUs, for skypilot and dstack)")
         ->type_name("LINE")
         ->group(run);
     cmd.add_option("--port", o.run.port, "A service's port (inference, graphics; 8000)")
@@ -221,7 +226,6 @@ void add_export_flags(CLI::App& cmd, Options& o) {
 
 void register_export(CLI::App& app, Registry registry) {
     auto o = std::make_shared<Options>();
-    o->run.image = "nvcr.io/nvidia/pytorch:24.05-py3";
     CLI::App* cmd = app.add_subcommand(
         "export", "Prometheus rules, a Kubernetes manifest, a SkyPilot or dstack file for a row");
     const std::vector<std::string> kinds{"prometheus", "kubernetes", "skypilot", "dstack"};

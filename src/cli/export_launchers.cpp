@@ -37,10 +37,6 @@ std::optional<ExportText> unsupported(const ExportSource& s, std::string_view to
                     tool)};
 }
 
-std::string command_or_default(const ExportRun& run) {
-    return run.command.empty() ? "nvidia-smi" : run.command;
-}
-
 std::string spot_note(const ExportSource& s) {
     if (s.pricing == "on-demand" || s.pricing == "spot") {
         return {};
@@ -92,7 +88,8 @@ ExportText render_skypilot(const ExportSource& s, const ExportPolicy& p, const E
                        "service:\n  readiness_probe: /\n  replicas: {}\n",
                        s.instance_count);
     }
-    fmt::format_to(std::back_inserter(out), "run: {}\n", yaml_quote(command_or_default(run)));
+    fmt::format_to(
+        std::back_inserter(out), "run: {}\n", yaml_quote(run_command(run, s.gpu_vendor)));
     return {out, {}, {}};
 }
 
@@ -130,13 +127,12 @@ ExportText render_dstack(const ExportSource& s, const ExportPolicy& p, const Exp
     } else {
         fmt::format_to(std::back_inserter(out), "nodes: {}\n", s.instance_count);
     }
-    if (!run.image.empty()) {
-        fmt::format_to(std::back_inserter(out), "image: {}\n", yaml_quote(run.image));
-    }
+    fmt::format_to(
+        std::back_inserter(out), "image: {}\n", yaml_quote(run_image(run, s.gpu_vendor)));
     fmt::format_to(std::back_inserter(out),
                    "commands:\n  - {}\nresources:\n  gpu: {}\nbackends: [{}]\nregions: [{}]\n"
                    "instance_types: [{}]\nspot_policy: {}\n",
-                   yaml_quote(command_or_default(run)),
+                   yaml_quote(run_command(run, s.gpu_vendor)),
                    yaml_quote(gpu),
                    s.provider,
                    yaml_quote(s.region),

@@ -130,6 +130,20 @@ std::string describe(const ExportSource& s) {
     return text;
 }
 
+std::string run_image(const ExportRun& run, std::string_view gpu_vendor) {
+    if (!run.image.empty()) {
+        return run.image;
+    }
+    return gpu_vendor == "amd" ? "rocm/pytorch:latest" : "nvcr.io/nvidia/pytorch:24.05-py3";
+}
+
+std::string run_command(const ExportRun& run, std::string_view gpu_vendor) {
+    if (!run.command.empty()) {
+        return run.command;
+    }
+    return gpu_vendor == "amd" ? "rocm-smi" : "nvidia-smi";
+}
+
 std::string auto_release_text(const ExportPolicy& p) {
     return fmt::format("release an instance after {} min below {}% GPU utilisation",
                        p.idle_minutes,
@@ -279,7 +293,7 @@ ExportText render_kubernetes(const ExportSource& s, const ExportPolicy& p, const
                    resource,
                    yaml_quote(gpu_family(s.gpu)),
                    service ? "server" : "worker",
-                   yaml_quote(run.image));
+                   yaml_quote(run_image(run, s.gpu_vendor)));
     if (!run.command.empty()) {
         fmt::format_to(std::back_inserter(out),
                        "          command: [\"/bin/sh\", \"-c\", {}]\n",

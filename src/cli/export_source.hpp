@@ -46,8 +46,8 @@ struct ExportPolicy {
 // What the launcher files run: the container image, the command, the job's name, a service's port.
 struct ExportRun {
     std::string name;
-    std::string image;
-    std::string command; // empty: the image's own (kubernetes) or nvidia-smi (skypilot, dstack)
+    std::string image;   // empty: the GPU vendor's PyTorch image (run_image)
+    std::string command; // empty: the image's own (kubernetes) or the vendor's SMI (run_command)
     int port = 8000;
 };
 
@@ -70,6 +70,11 @@ std::string skypilot_accelerator(std::string_view gpu);
 std::string describe(const ExportSource& source);
 // The auto-release policy in words.
 std::string auto_release_text(const ExportPolicy& policy);
+
+// --image, or the GPU vendor's PyTorch container (NGC for NVIDIA, ROCm's for AMD).
+std::string run_image(const ExportRun& run, std::string_view gpu_vendor);
+// --command, or the vendor's device listing (nvidia-smi, rocm-smi): the launchers need a command.
+std::string run_command(const ExportRun& run, std::string_view gpu_vendor);
 
 // Each kind's file, or an error message (what cannot be expressed) with a hint.
 struct ExportText {

@@ -168,6 +168,8 @@ amd = yaml.safe_load(gpuadvisor(*AMD))
 amd_pod = amd["spec"]["template"]["spec"]
 check("amd.com/gpu" in amd_pod["containers"][0]["resources"]["limits"] and
       amd_pod["tolerations"][0]["key"] == "amd.com/gpu", "kubernetes: an MI300X row asks for amd.com/gpu")
+check(amd_pod["containers"][0]["image"].startswith("rocm/"),
+      "kubernetes: an MI300X row runs ROCm's image by default, not NGC's CUDA one")
 result = subprocess.run([BINARY, "export", "prometheus", *TRAINING, "--gpu", "MI300X"],
                         capture_output=True, text=True, env=ENV, timeout=60)
 check(result.returncode == 1 and "dcgm-exporter" in result.stderr,
