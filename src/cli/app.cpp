@@ -6,6 +6,7 @@
 #include "gpuadvisor/spelling.hpp"
 #include "gpuadvisor/units.hpp"
 #include "output.hpp"
+#include "render_report_html.hpp"
 #include "render_validate.hpp"
 #include "stage_clock.hpp"
 #include "table_width.hpp"
@@ -98,6 +99,7 @@ constexpr std::string_view k_footer = R"(Examples:
   gpuadvisor compare A100-80GB H100-80GB L40S
   gpuadvisor tco --instance p5.48xlarge --utilization 0.6 --years 3
   gpuadvisor recommend training --model llama-2-7b --tokens 1T --deadline 30d --timings
+  gpuadvisor export kubernetes --workload training --model llama-2-7b --tokens 1T
 
 Environment: GPUADVISOR_CATALOG=path:path adds catalogs as --catalog does (before
 them); GPUADVISOR_CACHE_DIR sets where large catalog files are cached (default
@@ -119,7 +121,8 @@ void add_global_options(CLI::App& app, GlobalOptions& global) {
     const auto formats = choices(k_output_format_names);
     app.add_option("-o,--format",
                    global.format,
-                   "Output format (default: table; github, sarif, junit: catalog validate)")
+                   "Output format (default: table; github, sarif, junit: catalog validate; html, "
+                   "svg: recommend)")
         ->check(one_of(formats))
         ->type_name(choices_type(formats));
     app.add_option("--color", global.color, "Colour on a terminal; NO_COLOR is honoured")
@@ -320,20 +323,21 @@ OutputFormat command_format(const CLI::App& app, const GlobalOptions& global, bo
     return parse_output_format(global.format);
 }
 
-// -o github, sarif or junit given to a command other than `catalog validate`: a usage error.
-int format_not_for(const CLI::App& reached, OutputFormat format, Io& io) {
+// -o github, sarif or junit given to a command other than `catalog validate` (or html, svg to
+// one other than `recommend`): a usage error.
+int format_not_for(const CLI::App& reached, OutputFormat format, std::string_view owner, Io& io) {
     std::vector<std::string> general;
     for (const auto& entry : k_output_format_names) {
-        if (!is_validate_only_format(entry.value)) {
+        if (!is_validate_only_format(entry.value) && !is_recommend_only_format(entry.value)) {
             general.emplace_back(entry.name);
         }
     }
     const std::string path = command_path(reached);
     return fail(json_command(reached),
                 "usage",
-                fmt::format("--format: '{}' is only for 'gpuadvisor catalog validate'; '{}' "
-                            "writes {}",
+                fmt::format("--format: '{}' is only for 'gpuadvisor {}'; '{}' writes {}",
                             name_of(k_output_format_names, format),
+                            owner,
                             path,
                             choices_text(general)),
                 fmt::format("run '{} --help'", path),
@@ -439,6 +443,7 @@ int run_command(int argc,
     register_compare(app, registry);
     register_tco(app, registry);
     register_recommend(app, registry);
+    register_export(app, registry);
     std::vector<std::string> help_path;
     CLI::App* help = app.add_subcommand("help", "Help for a command (all of them: no command)");
     help->add_option("command", help_path, "The command, e.g. catalog list");
@@ -473,7 +478,10 @@ int run_command(int argc,
           global.timings ? &clock : nullptr};
     io.width = table_width(global.wide);
     if (is_validate_only_format(io.format) && !validate) {
-        return format_not_for(deepest_app(app), io.format, io);
+        return format_not_for(deepest_app(app), io.format, "catalog validate", io);
+    }
+    if (is_recommend_only_format(io.format) && command != "recommend") {
+        return format_not_for(deepest_app(app), io.format, "recommend", io);
     }
     if (help->parsed()) {
         return run_help(app, help_path, io);

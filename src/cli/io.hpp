@@ -13,9 +13,10 @@
 
 namespace gpuadvisor::cli {
 
-// github, sarif and junit are `catalog validate`'s only (render_validate.hpp): reports for CI.
-enum class OutputFormat { table, json, csv, markdown, github, sarif, junit };
-inline constexpr EnumNames<OutputFormat, 7> k_output_format_names{{
+// github, sarif and junit are `catalog validate`'s only (render_validate.hpp): reports for CI;
+// html and svg are `recommend`'s only (render_report_html.hpp): the page and the chart.
+enum class OutputFormat { table, json, csv, markdown, github, sarif, junit, html, svg };
+inline constexpr EnumNames<OutputFormat, 9> k_output_format_names{{
     {OutputFormat::table, "table"},
     {OutputFormat::json, "json"},
     {OutputFormat::csv, "csv"},
@@ -23,6 +24,8 @@ inline constexpr EnumNames<OutputFormat, 7> k_output_format_names{{
     {OutputFormat::github, "github"},
     {OutputFormat::sarif, "sarif"},
     {OutputFormat::junit, "junit"},
+    {OutputFormat::html, "html"},
+    {OutputFormat::svg, "svg"},
 }};
 
 class StageClock; // stage_clock.hpp

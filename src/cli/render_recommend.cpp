@@ -3,7 +3,9 @@
 #include "data_table.hpp"
 #include "gpuadvisor/discounts.hpp"
 #include "output.hpp"
+#include "render_chart_svg.hpp"
 #include "render_data.hpp"
+#include "render_report_html.hpp"
 #include "render_size.hpp"
 #include "render_table.hpp"
 #include "text.hpp"
@@ -272,7 +274,9 @@ std::string speed_header(const NormalizedWorkload& w) {
     return is_finite_work(w.kind) ? "TIME" : w.kind == WorkloadKind::inference ? "LATENCY" : "";
 }
 
-void print_table(const RecommendReport& report, Io& io) {
+} // namespace
+
+Table recommend_table(const RecommendReport& report) {
     const PlanResult& r = *report.result;
     const NormalizedWorkload& w = *report.workload;
     const bool finite = is_finite_work(w.kind);
@@ -317,19 +321,45 @@ void print_table(const RecommendReport& report, Io& io) {
         row.push_back(terminal_safe(why_cell(c)));
         table.rows.push_back(std::move(row));
     }
-    write_paragraph(
-        fmt::format(
-            "{} configuration(s) fit out of {} priced; costs in {}{}.{} PRICED: the price's "
-            "date (? = low confidence).",
-            r.feasible,
-            r.considered,
-            report.constraints->currency,
-            finite ? " for the whole job" : " per month",
-            speed.empty() ? ""
-                          : fmt::format(" * = on the cost-{} front.", finite ? "time" : "latency")),
-        io);
+    return table;
+}
+
+std::string recommend_summary(const RecommendReport& report) {
+    const PlanResult& r = *report.result;
+    const bool finite = is_finite_work(report.workload->kind);
+    const std::string speed = speed_header(*report.workload);
+    return fmt::format(
+        "{} configuration(s) fit out of {} priced; costs in {}{}.{} PRICED: the price's "
+        "date (? = low confidence).",
+        r.feasible,
+        r.considered,
+        report.constraints->currency,
+        finite ? " for the whole job" : " per month",
+        speed.empty() ? ""
+                      : fmt::format(" * = on the cost-{} front.", finite ? "time" : "latency"));
+}
+
+namespace {
+
+void print_table(const RecommendReport& report, Io& io) {
+    write_paragraph(recommend_summary(report), io);
     io.out << '\n';
-    render_table(table, io);
+    render_table(recommend_table(report), io);
+}
+
+// The table's warning lines on stderr, for the forms that have no room for them.
+void print_warnings(const RecommendReport& report, Io& io) {
+    if (io.quiet) {
+        return;
+    }
+    for (const std::string& warning : report.result->warnings) { // (as the table's notes)
+        io.err << "gpuadvisor: warning: " << terminal_safe(warning) << '\n';
+    }
+    for (const Candidate& c : report.result->recommendations) {
+        for (const std::string& warning : c.warnings) {
+            io.err << fmt::format("gpuadvisor: warning: #{}: {}\n", c.rank, terminal_safe(warning));
+        }
+    }
 }
 
 // CSV and Markdown: the recommendations' values as the JSON gives them, one a cell.
@@ -374,18 +404,10 @@ void print_data(const RecommendReport& report, Io& io) {
         objects.push_back(recommendation_with_data(c, report));
     }
     render_table(data_table(columns, objects), io);
-    if (io.quiet) {
-        return;
-    }
-    for (const std::string& warning : report.result->warnings) { // (as the table's notes)
-        io.err << "gpuadvisor: warning: " << terminal_safe(warning) << '\n';
-    }
-    for (const Candidate& c : report.result->recommendations) {
-        for (const std::string& warning : c.warnings) {
-            io.err << fmt::format("gpuadvisor: warning: #{}: {}\n", c.rank, terminal_safe(warning));
-        }
-    }
+    print_warnings(report, io);
 }
+
+} // namespace
 
 void print_explanations(const RecommendReport& report, Io& io) {
     const PlanResult& r = *report.result;
@@ -483,8 +505,6 @@ void print_explanations(const RecommendReport& report, Io& io) {
     }
 }
 
-} // namespace
-
 void print_recommendations(const RecommendReport& report, Io& io) {
     const PlanResult& r = *report.result;
     if (io.format == OutputFormat::json) {
@@ -507,6 +527,14 @@ void print_recommendations(const RecommendReport& report, Io& io) {
             for (const std::string& warning : r.warnings) {
                 io.err << "gpuadvisor: warning: " << terminal_safe(warning) << '\n';
             }
+        }
+        return;
+    }
+    if (io.format == OutputFormat::html || io.format == OutputFormat::svg) {
+        io.out << (io.format == OutputFormat::html ? recommend_report_html(report, io)
+                                                   : recommend_chart_svg(report, true));
+        if (io.format == OutputFormat::svg) {
+            print_warnings(report, io);
         }
         return;
     }

@@ -3,6 +3,9 @@
 
 #include "gpuadvisor/planner.hpp"
 #include "io.hpp"
+#include "render_table.hpp"
+
+#include <string>
 
 namespace gpuadvisor::cli {
 
@@ -15,5 +18,12 @@ struct RecommendReport {
 };
 
 void print_recommendations(const RecommendReport& report, Io& io);
+
+// The pieces of the table form, for the HTML page (render_report_html.hpp): the line above the
+// table, the ranked table (terminal-safe cells), and the lines under it (conversions, warnings,
+// tiers, notes, discounts, the rules fired; with --explain the assumptions and the rejected).
+std::string recommend_summary(const RecommendReport& report);
+Table recommend_table(const RecommendReport& report);
+void print_explanations(const RecommendReport& report, Io& io);
 
 } // namespace gpuadvisor::cli

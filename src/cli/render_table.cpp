@@ -336,6 +336,8 @@ void render_table(const Table& table, Io& io) {
     case OutputFormat::github: // (catalog validate's only: refused for tables before this)
     case OutputFormat::sarif:
     case OutputFormat::junit:
+    case OutputFormat::html: // (recommend's only, which writes its own page)
+    case OutputFormat::svg:
         render_aligned(table, io);
         return;
     }

@@ -45,6 +45,19 @@ FLAGS = [
     (["size", "hpc", "--fp64-tflops", "1", "--instance", "big.8x"], "--dataset-tb", False),
     (["recommend", "inference", "--model", "bert-base", "--dataset-tb", "1"], "--link-gbps",
      False),
+    (["export", "prometheus", "--workload", "inference", "--model", "bert-base"], "--rank", False),
+    (["export", "prometheus", "--workload", "inference", "--model", "bert-base"], "--temp-c", False),
+    (["export", "prometheus", "--workload", "inference", "--model", "bert-base"],
+     "--memory-percent", False),
+    (["export", "prometheus", "--workload", "inference", "--model", "bert-base"],
+     "--alert-minutes", True),
+    (["export", "prometheus", "--workload", "inference", "--model", "bert-base"],
+     "--idle-percent", False),
+    (["export", "prometheus", "--workload", "inference", "--model", "bert-base"],
+     "--idle-minutes", False),
+    (["export", "kubernetes", "--workload", "inference", "--model", "bert-base"], "--port", False),
+    (["export", "prometheus", "--workload", "inference", "--model", "bert-base"],
+     "--max-instances", False),
 ]
 # The workload flags, through `size` and `recommend` alike.
 WORKLOAD = {
