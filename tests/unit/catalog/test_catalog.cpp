@@ -422,10 +422,19 @@ TEST_CASE("entries with an error are checked but not merged, and what names them
 TEST_CASE("the compiled built-in catalog equals data/ loaded through the slow path") {
     const auto slow = load_catalog_over(nullptr,
                                         {std::string(GPUADVISOR_DATA) + "/catalog/gpus.yaml",
+                                         std::string(GPUADVISOR_DATA) + "/catalog/cpus.yaml",
                                          std::string(GPUADVISOR_DATA) + "/catalog/providers"});
     REQUIRE_FALSE(slow.diagnostics.has_errors());
     const Catalog& builtin = builtin_catalog();
     CHECK(builtin.gpus().size() == slow.catalog.gpus().size());
+    REQUIRE(builtin.cpus().size() >= 5);
+    auto strip_cpus = [](std::vector<Cpu> list) {
+        for (auto& cpu : list) {
+            cpu.origin = {};
+        }
+        return list;
+    };
+    CHECK(strip_cpus(builtin.cpus()) == strip_cpus(slow.catalog.cpus()));
     CHECK(builtin.instances().size() == slow.catalog.instances().size());
     // Positions name the source files the same way the build did: compare all but origins.
     auto strip = [](std::vector<InstanceType> list) {
