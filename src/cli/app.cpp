@@ -439,6 +439,7 @@ int run_command(int argc,
     register_compare(app, registry);
     register_tco(app, registry);
     register_recommend(app, registry);
+    register_upgrade(app, registry);
     std::vector<std::string> help_path;
     CLI::App* help = app.add_subcommand("help", "Help for a command (all of them: no command)");
     help->add_option("command", help_path, "The command, e.g. catalog list");

@@ -44,6 +44,7 @@ void register_price(CLI::App& app, Registry registry);
 void register_compare(CLI::App& app, Registry registry);
 void register_tco(CLI::App& app, Registry registry);
 void register_recommend(CLI::App& app, Registry registry);
+void register_upgrade(CLI::App& app, Registry registry);
 // gpuadvisor __generate (hidden): man pages and completions from the tree under `app`.
 void register_generate(CLI::App& app, Registry registry);
 
