@@ -29,7 +29,8 @@ COMMAND_SCHEMAS = {
     "catalog validate": "catalog-validate", "catalog diff": "catalog-diff",
 }
 LIST_KINDS = (
-    "gpus", "instances", "offers", "models", "regions", "currencies", "servers", "providers")
+    "gpus", "instances", "offers", "models", "regions", "currencies", "servers", "providers",
+    "cpus")
 COMMAND_SCHEMAS.update({f"catalog list {kind}": "catalog-list" for kind in LIST_KINDS})
 # Commands whose own document may say ok false (nothing fits; the hardware is too small;
 # the files have errors): their failures are told apart by holding nothing but diagnostics.
