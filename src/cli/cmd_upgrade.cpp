@@ -42,7 +42,7 @@ std::optional<CpuServer> parse_cpu(const Catalog& catalog, const std::string& te
     if (const auto x = text.find_last_of("xX"); x != std::string::npos && x + 1 < text.size() &&
                                                 x > 0 && catalog.find_cpu(text) == nullptr) {
         const std::string count = text.substr(x + 1);
-        if (count.find_first_not_of("-0123456789") == std::string::npos) {
+        if (count.find_first_not_of("-.0123456789") == std::string::npos) {
             const auto value = parse_strict_number(count);
             if (!value || *value < 1 || *value > k_max_sockets || std::floor(*value) != *value) {
                 fail("upgrade",
@@ -206,6 +206,12 @@ int run(Options o, const GlobalOptions& global, Io& io) {
     for (const Candidate& c : answer.result.recommendations) {
         report.gpus.push_back(
             run_on_gpus(answer.workload, *cpu, c, o.migration_cost, o.runs_per_month));
+    }
+    constexpr double k_hours_per_year = 8760;
+    if (cpu->hours > k_hours_per_year) {
+        report.notes.push_back(fmt::format("one run would take {:.1f} years on the CPU server: "
+                                           "it is not a job for it, whatever the GPUs cost",
+                                           cpu->hours / k_hours_per_year));
     }
     if (report.gpus.empty()) {
         report.notes.push_back(answer.result.no_fit.empty() ? "no GPU configuration runs it"
