@@ -28,6 +28,7 @@ struct Options {
     std::optional<double> cpu_hours;
     std::optional<double> cpu_cost_per_hour;
     std::vector<std::string> gpus;
+    std::string instance;
     std::vector<std::string> providers;
     std::string pricing = "on-demand";
     int top = 3;
@@ -113,7 +114,10 @@ run_on_cpu(const Options& o, const NormalizedWorkload& w, const CpuServer& s, Io
     return run;
 }
 
-std::optional<PlanConstraints> constraints(const Options& o, const Catalog& catalog, Io& io) {
+// recommend's constraints; with --instance, that type's GPU and provider, every count ranked
+// (the type's rows are picked from them afterwards).
+std::optional<PlanConstraints>
+constraints(const Options& o, const Catalog& catalog, const InstanceType*& instance, Io& io) {
     PlanConstraints c;
     const auto providers = check_providers({&catalog}, split_list(o.providers), "upgrade", io);
     const auto gpus = resolve_gpu_names(catalog, split_list(o.gpus), "upgrade", io);
@@ -124,6 +128,20 @@ std::optional<PlanConstraints> constraints(const Options& o, const Catalog& cata
     c.gpus = *gpus;
     c.plan = parse_plan(o.pricing);
     c.top = static_cast<std::size_t>(o.top);
+    if (!o.instance.empty()) {
+        instance = resolve_instance(catalog,
+                                    o.instance,
+                                    c.providers.size() == 1 ? c.providers.front() : "",
+                                    "--instance",
+                                    "upgrade",
+                                    io);
+        if (instance == nullptr) {
+            return std::nullopt;
+        }
+        c.providers = {instance->provider};
+        c.gpus = {instance->gpu};
+        c.top = 100000;
+    }
     c.list_rejections = false;
     return c;
 }
@@ -180,7 +198,8 @@ int run(Options o, const GlobalOptions& global, Io& io) {
                     io);
     }
     auto cpu = run_on_cpu(o, *workload, *server, io);
-    const auto limits = cpu ? constraints(o, *catalog, io) : std::nullopt;
+    const InstanceType* instance = nullptr;
+    const auto limits = cpu ? constraints(o, *catalog, instance, io) : std::nullopt;
     if (!cpu || !limits) {
         return cpu ? k_exit_usage : k_exit_negative;
     }
@@ -204,6 +223,12 @@ int run(Options o, const GlobalOptions& global, Io& io) {
     report.runs_per_month = o.runs_per_month;
     report.migration_cost = o.migration_cost;
     for (const Candidate& c : answer.result.recommendations) {
+        if (instance != nullptr && c.instance != instance) {
+            continue;
+        }
+        if (report.gpus.size() == static_cast<std::size_t>(o.top)) {
+            break;
+        }
         report.gpus.push_back(
             run_on_gpus(answer.workload, *cpu, c, o.migration_cost, o.runs_per_month));
     }
@@ -244,7 +269,12 @@ void register_upgrade(CLI::App& app, Registry registry) {
                      options->cpu_cost_per_hour,
                      "The CPU server's running cost, USD per hour (default: 0.70 per socket)")
         ->check(finite_range(0, 1e6));
-    upgrade->add_option("--gpu", options->gpus, "GPUs to consider (A100, H100-80GB)");
+    auto* gpu = upgrade->add_option("--gpu", options->gpus, "GPUs to consider (A100, H100-80GB)");
+    upgrade
+        ->add_option("--instance",
+                     options->instance,
+                     "One instance type to run the job on (its counts recommend ranks)")
+        ->excludes(gpu);
     upgrade->add_option("--provider", options->providers, "Providers to consider");
     upgrade->add_option("--pricing", options->pricing, "How GPU time is bought")
         ->check(one_of({"on-demand", "reserved-1y", "reserved-3y"}));
