@@ -54,6 +54,12 @@ struct UpgradeReport {
 
 void print_upgrade(const UpgradeReport& report, Io& io);
 
+inline constexpr int k_max_cpu_sockets = 64;
+// `--cpu`: "8380x2" is the 8380 on 2 sockets, "EPYC-9654" one socket; a name the catalog
+// has whole is never split. nullopt after a usage error (unknown CPU with did-you-mean, a
+// socket count that is not a whole number from 1 to k_max_cpu_sockets).
+std::optional<CpuServer> parse_cpu(const Catalog& catalog, const std::string& text, Io& io);
+
 // The CPU presented to the sizing engine as a device: its peaks, bandwidth and memory.
 Gpu cpu_device(const Cpu& cpu);
 // FP64 TFLOPS a device sustains on an HPC code: compute-bound, or memory-bound when the

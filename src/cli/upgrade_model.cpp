@@ -1,12 +1,55 @@
-// upgrade's arithmetic: the CPU as a device of the sizing engine, HPC rates, and each GPU
-// configuration's hours, cost and payback (docs/upgrade.md).
+// upgrade's parts: --cpu read as a CPU and its sockets, the CPU as a device of the sizing engine,
+// HPC rates, and each GPU configuration's hours, cost and payback (docs/upgrade.md).
+#include "exit_status.hpp"
 #include "gpuadvisor/assumptions.hpp"
+#include "gpuadvisor/spelling.hpp"
+#include "output.hpp"
 #include "upgrade.hpp"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 
 namespace gpuadvisor::cli {
+
+std::optional<CpuServer> parse_cpu(const Catalog& catalog, const std::string& text, Io& io) {
+    std::string name = text;
+    int sockets = 1;
+    if (const auto x = text.find_last_of("xX"); x != std::string::npos && x + 1 < text.size() &&
+                                                x > 0 && catalog.find_cpu(text) == nullptr) {
+        const std::string count = text.substr(x + 1);
+        if (count.find_first_not_of("-.0123456789") == std::string::npos) {
+            const auto value = parse_strict_number(count);
+            if (!value || *value < 1 || *value > k_max_cpu_sockets ||
+                std::floor(*value) != *value) {
+                fail("upgrade",
+                     "usage",
+                     fmt::format("--cpu {}: '{}' is not a number of sockets", text, count),
+                     fmt::format("write MODELxN with N a whole number from 1 to {} (8380x2: one "
+                                 "dual-socket server)",
+                                 k_max_cpu_sockets),
+                     k_exit_usage,
+                     io);
+                return std::nullopt;
+            }
+            name = text.substr(0, x);
+            sockets = static_cast<int>(*value);
+        }
+    }
+    const Cpu* cpu = catalog.find_cpu(name);
+    if (cpu == nullptr) {
+        const std::string near = did_you_mean(catalog.cpu_names_near(name));
+        fail("upgrade",
+             "unknown-cpu",
+             fmt::format("--cpu: '{}' is not a CPU in the catalog", name),
+             near.empty() ? "the catalog's `cpus` lists them (docs/catalog-format.md)" : near,
+             k_exit_usage,
+             io);
+        return std::nullopt;
+    }
+    return CpuServer{cpu, sockets};
+}
 
 Gpu cpu_device(const Cpu& cpu) {
     Gpu device;
