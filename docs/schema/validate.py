@@ -25,15 +25,16 @@ SCHEMA_DIR = pathlib.Path(__file__).resolve().parent
 # The command a document names -> its schema file (catalog list's kinds share one).
 COMMAND_SCHEMAS = {
     "size": "size", "scaling": "scaling", "price": "price", "compare": "compare", "tco": "tco",
-    "recommend": "recommend", "catalog show": "catalog-show",
+    "recommend": "recommend", "upgrade": "upgrade", "catalog show": "catalog-show",
     "catalog validate": "catalog-validate", "catalog diff": "catalog-diff",
 }
 LIST_KINDS = (
-    "gpus", "instances", "offers", "models", "regions", "currencies", "servers", "providers")
+    "gpus", "instances", "offers", "models", "regions", "currencies", "servers", "providers",
+    "cpus")
 COMMAND_SCHEMAS.update({f"catalog list {kind}": "catalog-list" for kind in LIST_KINDS})
 # Commands whose own document may say ok false (nothing fits; the hardware is too small;
 # the files have errors): their failures are told apart by holding nothing but diagnostics.
-OWN_NOT_OK = {"recommend", "size", "catalog validate", "catalog diff"}
+OWN_NOT_OK = {"recommend", "size", "upgrade", "catalog validate", "catalog diff"}
 FAILURE_KEYS = {"schema_version", "command", "ok", "diagnostics"}
 
 

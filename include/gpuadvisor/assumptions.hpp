@@ -18,7 +18,7 @@ struct Assumption {
 };
 
 // The factors the sizing model reads, by name (those of data/assumptions.yaml).
-inline constexpr std::array<std::string_view, 36> k_factor_names{
+inline constexpr std::array<std::string_view, 39> k_factor_names{
     "activation_recompute_flops_factor",
     "attention_scores_stored",
     "bytes_per_param_training",
@@ -26,6 +26,9 @@ inline constexpr std::array<std::string_view, 36> k_factor_names{
     "cnn_activation_traffic",
     "cnn_batch_per_gpu",
     "comm_overlap",
+    "cpu_fp64_efficiency",
+    "cpu_server_cost_per_socket_hour",
+    "cpu_training_efficiency",
     "data_link_cross_provider_gbps",
     "data_link_inter_region_gbps",
     "data_link_same_region_gbps",

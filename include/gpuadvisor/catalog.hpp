@@ -44,6 +44,31 @@ struct Gpu {
     bool operator==(const Gpu&) const = default;
 };
 
+// A server CPU, per socket, from its datasheet: what `upgrade` compares GPUs with.
+struct Cpu {
+    std::string id;
+    std::vector<std::string> aliases;
+    std::string vendor; // intel, amd
+    int cores = 0;
+    double base_clock_ghz = 0;
+    std::optional<double> avx_clock_ghz; // all-core clock under the widest vectors; absent: unknown
+    double fp64_flops_per_cycle = 0;     // per core: FMA units x lanes x 2
+    double fp32_flops_per_cycle = 0;
+    double fp64_tflops = 0; // peak per socket
+    double fp32_tflops = 0;
+    std::string peak_basis; // how the peaks were derived: `base_clock`, `avx_clock` or `vendor`
+    int memory_channels = 0;
+    double memory_mt_per_s = 0;
+    std::string memory_type;              // DDR4, DDR5
+    double memory_bandwidth_gb_per_s = 0; // per socket: channels x MT/s x 8 B
+    std::optional<double> max_memory_gb;  // per socket
+    double tdp_w = 0;
+    Provenance provenance;
+    SourcePos origin;
+
+    bool operator==(const Cpu&) const = default;
+};
+
 // "nvlink" where the GPU has a GPU-to-GPU link, else "pcie".
 std::string_view interconnect(const Gpu& gpu);
 
@@ -161,7 +186,8 @@ class Catalog {
     Catalog(std::vector<Gpu> gpus,
             std::vector<Provider> providers,
             std::vector<InstanceType> instances,
-            std::vector<Discount> discounts = {});
+            std::vector<Discount> discounts = {},
+            std::vector<Cpu> cpus = {});
 
     // Sorted: GPUs by id; providers by id; instances by provider, family, GPU count, vCPUs, id;
     // each instance type's rows by region.
@@ -170,6 +196,11 @@ class Catalog {
     const std::vector<InstanceType>& instances() const { return m_instances; }
     // Sorted by provider, then id.
     const std::vector<Discount>& discounts() const { return m_discounts; }
+    // Sorted by id.
+    const std::vector<Cpu>& cpus() const { return m_cpus; }
+    // A CPU by id or alias, case-insensitive; nullptr if none.
+    const Cpu* find_cpu(std::string_view name) const;
+    std::vector<std::string> cpu_names_near(std::string_view name) const;
     std::vector<Offer> offers() const;
     std::size_t offer_count() const; // offers().size(), without making them
 
@@ -191,6 +222,7 @@ class Catalog {
     std::vector<Provider> m_providers;
     std::vector<InstanceType> m_instances;
     std::vector<Discount> m_discounts;
+    std::vector<Cpu> m_cpus;
     std::map<std::string, std::size_t, std::less<>> m_gpu_by_name; // lower-case id/alias
 };
 

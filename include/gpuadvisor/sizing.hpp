@@ -89,6 +89,9 @@ struct Hardware {
     // The vGPU series the instance type is sold with ('Q', 'B', 'A'; 'C' compute only); 0 where
     // unsaid (desktops then where the GPU has graphics profiles, or on a slice).
     char vgpu_series = 0;
+    // The sustained share of peak training runs at: 0 for a GPU (the assumptions' MFU); a
+    // CPU's (cpu_training_efficiency) when `upgrade` sizes a CPU server as a device.
+    double compute_efficiency = 0;
 };
 
 struct Estimate {

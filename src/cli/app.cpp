@@ -444,6 +444,7 @@ int run_command(int argc,
     register_tco(app, registry);
     register_recommend(app, registry);
     register_export(app, registry);
+    register_upgrade(app, registry);
     std::vector<std::string> help_path;
     CLI::App* help = app.add_subcommand("help", "Help for a command (all of them: no command)");
     help->add_option("command", help_path, "The command, e.g. catalog list");

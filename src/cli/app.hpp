@@ -29,8 +29,15 @@ struct Registry {
 };
 
 // What `catalog list` lists; its JSON names the kind in `command` ("catalog list gpus").
-inline constexpr std::array<std::string_view, 8> k_catalog_list_kinds{
-    "gpus", "instances", "offers", "models", "regions", "currencies", "servers", "providers"};
+inline constexpr std::array<std::string_view, 9> k_catalog_list_kinds{"gpus",
+                                                                      "instances",
+                                                                      "offers",
+                                                                      "models",
+                                                                      "regions",
+                                                                      "currencies",
+                                                                      "servers",
+                                                                      "providers",
+                                                                      "cpus"};
 
 void register_catalog_list(CLI::App& catalog, Registry registry);
 void register_catalog_show(CLI::App& catalog, Registry registry);
@@ -45,6 +52,7 @@ void register_compare(CLI::App& app, Registry registry);
 void register_tco(CLI::App& app, Registry registry);
 void register_recommend(CLI::App& app, Registry registry);
 void register_export(CLI::App& app, Registry registry);
+void register_upgrade(CLI::App& app, Registry registry);
 // gpuadvisor __generate (hidden): man pages and completions from the tree under `app`.
 void register_generate(CLI::App& app, Registry registry);
 

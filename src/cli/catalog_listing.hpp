@@ -38,6 +38,8 @@ cheapest_row(const InstanceType& instance,
 const PriceRow* cheapest_on_demand(const InstanceType& instance, const FxTable& fx);
 
 void print_gpus(const std::vector<const Gpu*>& gpus, Io& io);
+// The catalog's server CPUs (`upgrade`'s), per socket.
+void print_cpus(const Catalog& catalog, Io& io);
 // `currency` (empty: as listed): the cheapest on-demand price's.
 void print_instances(const std::vector<const InstanceType*>& instances,
                      const Catalog& catalog,

@@ -59,7 +59,7 @@ bool narrows_instances(const Filter& filter) {
 
 // The flags a kind of list takes beyond the catalog's (gpus, instances, offers take them all).
 bool takes(const std::string& what, std::string_view flag) {
-    if (what == "models" || what == "currencies") {
+    if (what == "models" || what == "currencies" || what == "cpus") {
         return false;
     }
     if (what == "servers") {
@@ -219,6 +219,11 @@ int run(const Options& options, const GlobalOptions& global, Io& io) {
     if (!catalog) {
         return k_exit_input;
     }
+    if (options.what == "cpus") {
+        const TimedStage output(io.clock, "output");
+        print_cpus(*catalog, io);
+        return k_exit_ok;
+    }
     Filter filter;
     const auto providers = check_providers({&*catalog}, split_list(options.providers), command, io);
     const auto gpus = resolve_gpu_names(*catalog, split_list(options.gpus), command, io);
@@ -289,8 +294,8 @@ void register_catalog_list(CLI::App& catalog, Registry registry) {
     auto options = std::make_shared<Options>();
     CLI::App* list = catalog.add_subcommand(
         "list",
-        "List GPUs, instance types, offers, or the models, regions, currencies, servers, or "
-        "each provider's coverage");
+        "List GPUs, instance types, offers, or the models, regions, currencies, servers, "
+        "CPUs, or each provider's coverage");
     list->add_option("what", options->what, "What to list")
         ->required()
         ->check(one_of(
@@ -321,6 +326,7 @@ void register_catalog_list(CLI::App& catalog, Registry registry) {
                  "currencies (--currency, with their rates), servers (tco --server, --currency).\n"
                  "providers: each provider's instance types (all, priced), regions (listed,\n"
                  "priced), offers, oldest and newest price date, plans and GPUs.\n"
+                 "cpus: the server CPUs upgrade compares GPUs with (--cpu), per socket.\n"
                  "With --currency, offers' and servers' prices are converted at the dated rates "
                  "named under the table.");
     registry.runners.push_back({list, [options, &global = registry.global](Io& io) {

@@ -59,6 +59,15 @@ FLAGS = [
     (["export", "prometheus", "--workload", "inference", "--model", "bert-base"],
      "--max-instances", False),
 ]
+# upgrade, on the fixture catalog's CPUs (tests/fixtures/cpus) laid over it.
+UPGRADE = ["--catalog", "{fixtures}/cpus/cpus.yaml", "upgrade", "hpc", "--cpu", "8380x2"]
+FLAGS += [
+    ([*UPGRADE], "--cpu-hours", False),
+    ([*UPGRADE, "--cpu-hours", "1"], "--cpu-cost-per-hour", True),
+    ([*UPGRADE, "--cpu-hours", "1"], "--runs-per-month", False),
+    ([*UPGRADE, "--cpu-hours", "1"], "--migration-cost", True),
+    ([*UPGRADE, "--cpu-hours", "1"], "--top", False),
+]
 # The workload flags, through `size` and `recommend` alike.
 WORKLOAD = {
     "training": ["--params", "--tokens", "--seq-len", "--batch", "--deadline", "--budget"],
@@ -103,6 +112,7 @@ NOT_DIGITS = ["1.0", "1e0", "2.5e1"]
 
 def check(binary, catalog, args, flag, value):
     """One run: None if it refused the value as it must, else what went wrong."""
+    args = [arg.replace("{fixtures}", catalog[-1].rsplit("/", 1)[0]) for arg in args]
     done = subprocess.run([binary, *catalog, *args, f"{flag}={value}"],
                           capture_output=True, text=True, timeout=10, check=False)
     first = done.stderr.splitlines()[0] if done.stderr else ""

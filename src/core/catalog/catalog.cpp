@@ -42,9 +42,11 @@ template <class T, class Less> void sort_unless_sorted(std::vector<T>& items, Le
 Catalog::Catalog(std::vector<Gpu> gpus,
                  std::vector<Provider> providers,
                  std::vector<InstanceType> instances,
-                 std::vector<Discount> discounts)
+                 std::vector<Discount> discounts,
+                 std::vector<Cpu> cpus)
     : m_gpus(std::move(gpus)), m_providers(std::move(providers)), m_instances(std::move(instances)),
-      m_discounts(std::move(discounts)) {
+      m_discounts(std::move(discounts)), m_cpus(std::move(cpus)) {
+    sort_unless_sorted(m_cpus, [](const Cpu& a, const Cpu& b) { return a.id < b.id; });
     sort_unless_sorted(m_discounts, [](const Discount& a, const Discount& b) {
         return std::tie(a.provider, a.id) < std::tie(b.provider, b.id);
     });
@@ -158,6 +160,28 @@ std::vector<std::string> Catalog::gpu_names_near(std::string_view name) const {
         }
     }
     return near;
+}
+
+const Cpu* Catalog::find_cpu(std::string_view name) const {
+    const std::string lower = to_lower(name);
+    for (const Cpu& cpu : m_cpus) {
+        if (to_lower(cpu.id) == lower ||
+            std::any_of(cpu.aliases.begin(), cpu.aliases.end(), [&](const std::string& alias) {
+                return to_lower(alias) == lower;
+            })) {
+            return &cpu;
+        }
+    }
+    return nullptr;
+}
+
+std::vector<std::string> Catalog::cpu_names_near(std::string_view name) const {
+    std::vector<std::string> names;
+    for (const Cpu& cpu : m_cpus) {
+        names.push_back(cpu.id);
+        names.insert(names.end(), cpu.aliases.begin(), cpu.aliases.end());
+    }
+    return nearest_names(name, names);
 }
 
 std::vector<std::string> Catalog::instance_names_near(std::string_view name) const {

@@ -44,6 +44,12 @@ template <class Archive> void visit(Archive& a, Gpu& g) {
     a(g.int8_tops), a(g.tdp_w), a(g.nvlink_gb_per_s), a(g.pcie_gen), a(g.mig_max_instances);
     a(g.logical_devices), a(g.vgpu_profiles_gb), a(g.provenance), a(g.origin);
 }
+template <class Archive> void visit(Archive& a, Cpu& c) {
+    a(c.id), a(c.aliases), a(c.vendor), a(c.cores), a(c.base_clock_ghz), a(c.avx_clock_ghz);
+    a(c.fp64_flops_per_cycle), a(c.fp32_flops_per_cycle), a(c.fp64_tflops), a(c.fp32_tflops);
+    a(c.peak_basis), a(c.memory_channels), a(c.memory_mt_per_s), a(c.memory_type);
+    a(c.memory_bandwidth_gb_per_s), a(c.max_memory_gb), a(c.tdp_w), a(c.provenance), a(c.origin);
+}
 template <class Archive> void visit(Archive& a, RegionInfo& r) {
     a(r.id), a(r.name), a(r.country);
 }
@@ -83,7 +89,7 @@ template <class Archive> void visit(Archive& a, GpuInput& g) {
     a(g.gpu), a(g.provenance);
 }
 template <class Archive> void visit(Archive& a, CatalogFragment& f) {
-    a(f.file), a(f.gpus), a(f.provider), a(f.instances), a(f.discounts);
+    a(f.file), a(f.gpus), a(f.provider), a(f.instances), a(f.discounts), a(f.cpus);
 }
 
 template <class T>
@@ -389,6 +395,7 @@ SerializedParts serialize_catalog_parts(const Catalog& catalog, std::uint64_t se
     payload(catalog.providers());
     write_instances(payload, catalog.instances());
     payload(catalog.discounts());
+    payload(catalog.cpus());
     return frame(k_magic, std::move(payload), seed);
 }
 
@@ -405,17 +412,22 @@ std::optional<Catalog> deserialize_catalog(std::string_view bytes, std::uint64_t
     std::vector<Provider> providers;
     std::vector<InstanceType> instances;
     std::vector<Discount> discounts;
+    std::vector<Cpu> cpus;
     (*reader)(gpus);
     (*reader)(providers);
     if (!read_instances(*reader, instances)) {
         return std::nullopt;
     }
     (*reader)(discounts);
+    (*reader)(cpus);
     if (!reader->ok() || !reader->at_end()) {
         return std::nullopt;
     }
-    return Catalog(
-        std::move(gpus), std::move(providers), std::move(instances), std::move(discounts));
+    return Catalog(std::move(gpus),
+                   std::move(providers),
+                   std::move(instances),
+                   std::move(discounts),
+                   std::move(cpus));
 }
 
 SerializedParts serialize_fragment_parts(const CatalogFragment& fragment, std::uint64_t seed) {

@@ -530,6 +530,34 @@ std::vector<Discount> merge_discounts(const Catalog* base,
     return merged;
 }
 
+// Every CPU, later files replacing earlier ones of the same id; dates checked as a GPU's.
+std::vector<Cpu> merge_cpus(const Catalog* base,
+                            std::vector<CatalogFragment>& fragments,
+                            const CheckOptions& options,
+                            Diagnostics& diagnostics) {
+    std::vector<Cpu> merged;
+    const auto add = [&](Cpu cpu) {
+        std::erase_if(merged, [&](const Cpu& c) { return to_lower(c.id) == to_lower(cpu.id); });
+        merged.push_back(std::move(cpu));
+    };
+    if (base != nullptr) {
+        for (const Cpu& cpu : base->cpus()) {
+            add(cpu);
+        }
+    }
+    for (CatalogFragment& fragment : fragments) {
+        for (Cpu& cpu : fragment.cpus) {
+            check_dates(cpu.origin,
+                        fmt::format("cpus[{}]", cpu.id),
+                        cpu.provenance.as_of,
+                        options,
+                        diagnostics);
+            add(std::move(cpu));
+        }
+    }
+    return merged;
+}
+
 } // namespace
 
 Catalog merge_fragments(const Catalog* base,
@@ -629,8 +657,11 @@ Catalog merge_fragments(const Catalog* base,
                                                       referable.empty() ? instance_list : referable,
                                                       options.today,
                                                       diagnostics);
-    return Catalog(
-        std::move(gpus), std::move(provider_list), std::move(instance_list), std::move(discounts));
+    return Catalog(std::move(gpus),
+                   std::move(provider_list),
+                   std::move(instance_list),
+                   std::move(discounts),
+                   merge_cpus(base, fragments, options, diagnostics));
 }
 
 namespace {

@@ -1,6 +1,7 @@
 #include "catalog/catalog_decode.hpp"
 
 #include "catalog/catalog_checks.hpp"
+#include "catalog/cpu_decode.hpp"
 #include "catalog/discount_decode.hpp"
 #include "util/currency_codes.hpp"
 #include "yaml/schema.hpp"
@@ -17,8 +18,8 @@ namespace gpuadvisor {
 
 namespace {
 
-constexpr std::array<std::string_view, 5> k_top_fields{
-    "schema_version", "gpus", "provider", "instances", "discounts"};
+constexpr std::array<std::string_view, 6> k_top_fields{
+    "schema_version", "gpus", "provider", "instances", "discounts", "cpus"};
 constexpr std::array<std::string_view, 26> k_gpu_fields{"id",
                                                         "aliases",
                                                         "vendor",
@@ -616,6 +617,14 @@ void Decoder::end(const YamlNode& root, CatalogFragment& fragment) {
         }
     }
     check_unique(listed_ids(discounts, "id"), "discount");
+    const auto* cpus = m_read.list(root, "cpus", "", Need::optional);
+    for (std::size_t i = 0; cpus != nullptr && i < cpus->size(); ++i) {
+        const std::string path = entry_path("cpus", i, (*cpus)[i], "id");
+        if (auto cpu = decode_cpu(m_read, (*cpus)[i], path)) {
+            fragment.cpus.push_back(std::move(*cpu));
+        }
+    }
+    check_unique(listed_ids(cpus, "id"), "CPU");
 }
 
 } // namespace

@@ -248,7 +248,7 @@ std::optional<Layout> choose_layout(const NormalizedWorkload& w,
 Work work_of(const NormalizedWorkload& w, const Hardware& hw, const Assumptions& a) {
     Work work;
     work.peak = peak_tflops(*hw.gpu, w.precision) * 1e12;
-    work.mfu = training_mfu(w, *hw.gpu, a);
+    work.mfu = hw.compute_efficiency > 0 ? hw.compute_efficiency : training_mfu(w, *hw.gpu, a);
     work.flops_per_token = training_flops(w, a, false) / w.tokens;
     work.forward_flops_per_token =
         (training_flops(w, a, true) - training_flops(w, a, false)) / w.tokens;

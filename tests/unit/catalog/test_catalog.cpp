@@ -1,5 +1,6 @@
 // The catalog: GPU name matching, overlays, inheritance, and the compiled built-in catalog.
 #include "catalog/catalog_binary.hpp"
+#include "catalog/catalog_decode.hpp"
 #include "gpuadvisor/spelling.hpp"
 #include "test_helpers.hpp"
 #include "util/content_hash.hpp"
@@ -295,6 +296,31 @@ TEST_CASE("the binary form round-trips and detects corruption") {
     CHECK_FALSE(deserialize_catalog(""));
 }
 
+TEST_CASE("a catalog's CPUs round-trip through the binary form and a file's through the cache") {
+    const std::string cpus = test::fixture("cpus/cpus.yaml");
+    const CatalogLoad load = load_catalog_over(&test::test_catalog(), {cpus}, test::fixed_checks());
+    REQUIRE(test::describe(load.diagnostics).empty());
+    REQUIRE(load.catalog.cpus().size() == 2);
+    const Cpu* cpu = load.catalog.find_cpu("8380"); // an alias, any case
+    REQUIRE(cpu);
+    CHECK(cpu == load.catalog.find_cpu("xeon-platinum-8380"));
+    CHECK(cpu->fp64_tflops == 2.944);
+    CHECK(cpu->memory_type == "DDR4");
+    CHECK_FALSE(cpu->avx_clock_ghz.has_value());
+    const auto back = deserialize_catalog(serialize_catalog(load.catalog));
+    REQUIRE(back);
+    CHECK(back->cpus() == load.catalog.cpus());
+    Diagnostics diagnostics;
+    const std::string text = test::read_text(cpus);
+    const YamlDocument document = parse_yaml(cpus, text, LoadLimits{}, diagnostics);
+    const CatalogFragment fragment = decode_catalog(document, diagnostics);
+    REQUIRE(fragment.cpus.size() == 2);
+    const auto cached = deserialize_fragment(serialize_fragment(fragment));
+    REQUIRE(cached);
+    CHECK(cached->cpus == fragment.cpus);
+    CHECK(load.catalog.cpu_names_near("8830") == std::vector<std::string>{"8380"});
+}
+
 TEST_CASE("the binary form of a large catalog is decoded in chunks, in order, on threads") {
     // The built-in instance types copied under new ids until there are several chunks.
     std::vector<InstanceType> instances;
@@ -422,10 +448,19 @@ TEST_CASE("entries with an error are checked but not merged, and what names them
 TEST_CASE("the compiled built-in catalog equals data/ loaded through the slow path") {
     const auto slow = load_catalog_over(nullptr,
                                         {std::string(GPUADVISOR_DATA) + "/catalog/gpus.yaml",
+                                         std::string(GPUADVISOR_DATA) + "/catalog/cpus.yaml",
                                          std::string(GPUADVISOR_DATA) + "/catalog/providers"});
     REQUIRE_FALSE(slow.diagnostics.has_errors());
     const Catalog& builtin = builtin_catalog();
     CHECK(builtin.gpus().size() == slow.catalog.gpus().size());
+    REQUIRE(builtin.cpus().size() >= 5);
+    auto strip_cpus = [](std::vector<Cpu> list) {
+        for (auto& cpu : list) {
+            cpu.origin = {};
+        }
+        return list;
+    };
+    CHECK(strip_cpus(builtin.cpus()) == strip_cpus(slow.catalog.cpus()));
     CHECK(builtin.instances().size() == slow.catalog.instances().size());
     // Positions name the source files the same way the build did: compare all but origins.
     auto strip = [](std::vector<InstanceType> list) {
