@@ -106,18 +106,46 @@ constraints(const Options& o, const Catalog& catalog, const InstanceType*& insta
     return c;
 }
 
+// The CPU server's cost per hour in `currency`: --cpu-cost-per-hour as given, or the per-socket
+// assumption (USD) converted at the dated rate, which the basis names.
+bool server_cost(
+    const Options& o, const CpuServer& server, const std::string& currency, CpuRun& cpu, Io& io) {
+    if (o.cpu_cost_per_hour) {
+        cpu.cost_per_hour_micros = to_micros(*o.cpu_cost_per_hour);
+        cpu.cost_basis = "--cpu-cost-per-hour";
+        return true;
+    }
+    const double per_socket = builtin_assumptions().get("cpu_server_cost_per_socket_hour");
+    const std::int64_t usd = to_micros(per_socket * server.sockets);
+    const auto converted = io.rates().convert(usd, "USD", currency);
+    if (!converted) {
+        fail("upgrade",
+             "no-rate",
+             io.rates().conversion_error("the CPU server's cost", usd, "USD", currency),
+             "give the server's cost in " + currency + " with --cpu-cost-per-hour",
+             k_exit_input,
+             io);
+        return false;
+    }
+    cpu.cost_per_hour_micros = *converted;
+    cpu.cost_basis = fmt::format("{} sockets x cpu_server_cost_per_socket_hour (USD {}, "
+                                 "data/assumptions.yaml)",
+                                 server.sockets,
+                                 format_number(per_socket));
+    if (currency != "USD") {
+        cpu.cost_basis += "; " + io.rates().describe("USD", currency);
+    }
+    return true;
+}
+
 int run(Options o, const GlobalOptions& global, Io& io) {
     if (!o.kind.empty()) {
         o.workload.kind = o.kind;
     }
-    if (!global.currency.empty() && global.currency != "USD") {
-        return fail("upgrade",
-                    "usage",
-                    fmt::format("--currency {}: upgrade answers in USD", global.currency),
-                    "leave out --currency (the CPU server's cost is in USD)",
-                    k_exit_usage,
-                    io);
+    if (!check_currency(global.currency, "upgrade", io)) {
+        return k_exit_usage;
     }
+    const std::string currency = global.currency.empty() ? "USD" : global.currency;
     const auto catalog = load_active_catalog(global, "upgrade", io);
     if (!catalog) {
         return k_exit_input;
@@ -159,24 +187,18 @@ int run(Options o, const GlobalOptions& global, Io& io) {
     }
     auto cpu = run_on_cpu(o, *workload, *server, io);
     const InstanceType* instance = nullptr;
-    const auto limits = cpu ? constraints(o, *catalog, instance, io) : std::nullopt;
+    auto limits = cpu ? constraints(o, *catalog, instance, io) : std::nullopt;
     if (!cpu || !limits) {
         return cpu ? k_exit_usage : k_exit_negative;
     }
-    const double per_hour = o.cpu_cost_per_hour.value_or(
-        builtin_assumptions().get("cpu_server_cost_per_socket_hour") * server->sockets);
-    cpu->cost_per_hour_micros = to_micros(per_hour);
-    cpu->cost_basis =
-        o.cpu_cost_per_hour
-            ? "--cpu-cost-per-hour"
-            : fmt::format(
-                  "{} sockets x cpu_server_cost_per_socket_hour (USD {}, "
-                  "data/assumptions.yaml)",
-                  server->sockets,
-                  format_number(builtin_assumptions().get("cpu_server_cost_per_socket_hour")));
+    limits->currency = currency;
+    if (!server_cost(o, *server, currency, *cpu, io)) {
+        return k_exit_input;
+    }
     const RecommendOptions options{*limits, nullptr, &io.rates(), io.today};
     const Recommendation answer = recommend(*workload, options, *catalog);
     UpgradeReport report;
+    report.currency = currency;
     report.workload = &answer.workload;
     report.server = *server;
     report.cpu = *cpu;
@@ -227,7 +249,8 @@ void register_upgrade(CLI::App& app, Registry registry) {
     upgrade
         ->add_option("--cpu-cost-per-hour",
                      options->cpu_cost_per_hour,
-                     "The CPU server's running cost, USD per hour (default: 0.70 per socket)")
+                     "The CPU server's running cost per hour, in the output currency (default: "
+                     "USD 0.70 per socket, converted)")
         ->check(finite_range(0, 1e6));
     auto* gpu = upgrade->add_option("--gpu", options->gpus, "GPUs to consider (A100, H100-80GB)");
     upgrade
@@ -245,7 +268,8 @@ void register_upgrade(CLI::App& app, Registry registry) {
     upgrade
         ->add_option("--migration-cost",
                      options->migration_cost,
-                     "One-off USD to move the job to GPUs (porting, testing): payback")
+                     "One-off cost (output currency) of moving the job to GPUs (porting, "
+                     "testing): payback")
         ->check(finite_range(0, 1e12));
     upgrade->footer(
         "Examples:\n"

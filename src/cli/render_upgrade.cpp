@@ -34,7 +34,7 @@ Json cpu_json(const UpgradeReport& r) {
             {"hours", round3(run.hours)},
             {"hours_basis", run.measured ? "measured (--cpu-hours)" : "estimate"},
             {"cost",
-             money_json("USD",
+             money_json(r.currency,
                         {{"per_hour", rate_amount(run.cost_per_hour_micros)},
                          {"total",
                           billed_amount(std::llround(static_cast<double>(run.cost_per_hour_micros) *
@@ -62,11 +62,11 @@ Json option_json(const GpuRun& g, const UpgradeReport& r) {
             {"hours", round3(g.hours)},
             {"speedup", round3(g.speedup)},
             {"cost",
-             money_json("USD",
+             money_json(r.currency,
                         {{"per_hour", rate_amount(c.per_hour_micros)},
                          {"total", billed_amount(g.cost_micros)}})},
-            {"saving_per_run", total_json("USD", g.saving_micros)},
-            {"saving_per_month", total_json("USD", per_month)},
+            {"saving_per_run", total_json(r.currency, g.saving_micros)},
+            {"saving_per_month", total_json(r.currency, per_month)},
             {"runs_to_break_even", optional_count(g.runs_to_break_even)},
             {"months_to_pay_back", optional_count(g.months_to_pay_back)}};
 }
@@ -114,7 +114,7 @@ void print_text(const UpgradeReport& r, Io& io) {
     const double cpu_cost = static_cast<double>(cpu.cost_per_hour_micros) * cpu.hours;
     write_paragraph(
         fmt::format("CPU server: {} socket(s) of {} ({} TFLOPS {} peak, {:.0f}% sustained); "
-                    "{:.2f} h per run ({}); USD {}/h ({}), USD {} per run.",
+                    "{:.2f} h per run ({}); {} {}/h ({}), {} {} per run.",
                     r.server.sockets,
                     r.server.cpu->id,
                     format_number(round3(cpu.peak_tflops)),
@@ -123,8 +123,10 @@ void print_text(const UpgradeReport& r, Io& io) {
                     cpu.hours,
                     cpu.measured ? "measured, --cpu-hours"
                                  : "estimate of the sizing engine; --cpu-hours to give yours",
+                    r.currency,
                     format_cents(cpu.cost_per_hour_micros),
                     cpu.cost_basis,
+                    r.currency,
                     format_cents(std::llround(cpu_cost))),
         io);
     io.out << '\n';
@@ -132,8 +134,9 @@ void print_text(const UpgradeReport& r, Io& io) {
     if (!r.gpus.empty()) {
         io.out << '\n';
         write_paragraph(fmt::format("Speed-up = CPU hours / GPU hours; saving = the CPU "
-                                    "server's cost of a run - the GPUs' (USD), at {} run(s) a "
+                                    "server's cost of a run - the GPUs' ({}), at {} run(s) a "
                                     "month.",
+                                    r.currency,
                                     format_number(r.runs_per_month)),
                         io);
     }
@@ -151,7 +154,7 @@ void print_upgrade(const UpgradeReport& r, Io& io) {
         document["workload"] = to_string(r.workload->kind);
         document["cpu"] = cpu_json(r);
         document["runs_per_month"] = r.runs_per_month;
-        document["migration_cost"] = total_json("USD", std::llround(r.migration_cost * 1e6));
+        document["migration_cost"] = total_json(r.currency, std::llround(r.migration_cost * 1e6));
         Json options = Json::array();
         for (const GpuRun& g : r.gpus) {
             options.push_back(option_json(g, r));

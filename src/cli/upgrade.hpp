@@ -27,7 +27,7 @@ struct CpuRun {
     double scale = 1;            // hours / model_hours: the size of the job against the model's
     double sustained_tflops = 0; // hpc: the CPU's FP64 rate on the code (roofline)
     std::string precision;
-    std::int64_t cost_per_hour_micros = 0; // USD, the whole server
+    std::int64_t cost_per_hour_micros = 0; // the report's currency, the whole server
     std::string cost_basis;
 };
 
@@ -36,7 +36,7 @@ struct GpuRun {
     const Candidate* candidate = nullptr;
     double hours = 0;
     double speedup = 0;
-    std::optional<std::int64_t> cost_micros; // per run, USD
+    std::optional<std::int64_t> cost_micros; // per run, the report's currency
     std::optional<std::int64_t> saving_micros;
     std::optional<double> runs_to_break_even;
     std::optional<double> months_to_pay_back;
@@ -49,6 +49,7 @@ struct UpgradeReport {
     std::vector<GpuRun> gpus;
     double runs_per_month = 1;
     double migration_cost = 0;
+    std::string currency = "USD"; // every amount: --currency, or USD
     std::vector<std::string> notes;
 };
 
