@@ -125,22 +125,6 @@ Json recommendation_with_data(const Candidate& c, const RecommendReport& report)
     return json;
 }
 
-// The sizing assumptions the workload used, and with --dataset-tb the transfer's throughput
-// per path.
-std::vector<UsedAssumption> shown_assumptions(const RecommendReport& report) {
-    const Assumptions& built_in = builtin_assumptions();
-    std::vector<UsedAssumption> used = used_assumptions(*report.workload, built_in);
-    if (report.constraints->data_move) {
-        for (const auto& [name, path] :
-             {std::pair{"data_link_same_region_gbps", DataPath::same_region},
-              std::pair{"data_link_inter_region_gbps", DataPath::inter_region},
-              std::pair{"data_link_cross_provider_gbps", DataPath::cross_provider}}) {
-            used.push_back({name, path_link_gbps(path, built_in), "Gbit/s"});
-        }
-    }
-    return used;
-}
-
 // The currencies the rows shown are priced in (the tiers' rows too), as often as they are.
 std::vector<std::string> shown_currencies(const PlanResult& r) {
     std::vector<std::string> currencies;
@@ -545,6 +529,22 @@ void print_recommendations(const RecommendReport& report, Io& io) {
     print_table(report, io);
     io.out << '\n';
     print_explanations(report, io);
+}
+
+// The sizing assumptions the workload used, and with --dataset-tb the transfer's throughput
+// per path.
+std::vector<UsedAssumption> shown_assumptions(const RecommendReport& report) {
+    const Assumptions& built_in = builtin_assumptions();
+    std::vector<UsedAssumption> used = used_assumptions(*report.workload, built_in);
+    if (report.constraints->data_move) {
+        for (const auto& [name, path] :
+             {std::pair{"data_link_same_region_gbps", DataPath::same_region},
+              std::pair{"data_link_inter_region_gbps", DataPath::inter_region},
+              std::pair{"data_link_cross_provider_gbps", DataPath::cross_provider}}) {
+            used.push_back({name, path_link_gbps(path, built_in), "Gbit/s"});
+        }
+    }
+    return used;
 }
 
 } // namespace gpuadvisor::cli

@@ -25,5 +25,8 @@ void print_recommendations(const RecommendReport& report, Io& io);
 std::string recommend_summary(const RecommendReport& report);
 Table recommend_table(const RecommendReport& report);
 void print_explanations(const RecommendReport& report, Io& io);
+// The sizing assumptions the workload used and, with --dataset-tb, the transfer's throughput per
+// path: what --explain and the HTML page list.
+std::vector<UsedAssumption> shown_assumptions(const RecommendReport& report);
 
 } // namespace gpuadvisor::cli

@@ -69,7 +69,7 @@ std::string explanations_text(const RecommendReport& report, const Io& io) {
 
 std::string assumptions_html(const RecommendReport& report) {
     std::string html = "<ul>\n";
-    for (const UsedAssumption& a : used_assumptions(*report.workload, builtin_assumptions())) {
+    for (const UsedAssumption& a : shown_assumptions(report)) {
         html += fmt::format("<li>{} = {}{}</li>\n",
                             xml_text(a.name),
                             format_number(a.value),
