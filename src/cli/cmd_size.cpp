@@ -233,7 +233,8 @@ bool size_data(const Options& o, const Catalog& catalog, SizeReport& report, Io&
                                : instance->regions.empty()                  ? std::string()
                                                            : instance->regions[0].region.str();
     std::string error;
-    report.data = data_move_for(*request, *instance, region, hours, "", io.rates(), error);
+    report.data = data_move_for(
+        *request, catalog.transfer(), *instance, region, hours, "", io.rates(), error);
     report.data_request = request;
     if (!report.data) {
         fail("size", "no-price", "data: " + error, "see docs/pricing.md", k_exit_usage, io);

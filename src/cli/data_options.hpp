@@ -33,6 +33,7 @@ bool read_data_flags(const DataFlags& flags,
 // The data parts of `instance` in `region` running `run_hours`, with the money converted to
 // `currency` (empty: the instance's provider's); nullptr with `error` set when not priced.
 std::shared_ptr<const DataMove> data_move_for(const DataMoveRequest& request,
+                                              const TransferData& transfer,
                                               const InstanceType& instance,
                                               std::string_view region,
                                               double run_hours,
