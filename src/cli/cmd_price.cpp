@@ -87,7 +87,7 @@ bool price_data(PriceReport& report,
                                 io.rates(),
                                 error);
     if (!report.data) {
-        fail("price", "no-price", "data: " + error, "see docs/pricing.md", k_exit_negative, io);
+        fail("price", "no-price", "data: " + error, std::string(k_data_hint), k_exit_negative, io);
     }
     return report.data != nullptr;
 }
