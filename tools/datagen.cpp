@@ -12,7 +12,6 @@
 #include "gpuadvisor/pricing.hpp"
 #include "gpuadvisor/rules.hpp"
 #include "gpuadvisor/tco.hpp"
-#include "gpuadvisor/transfer.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -87,8 +86,6 @@ int main(int argc, char** argv) {
                 diagnostics = gpuadvisor::load_fx_text(path, text).diagnostics;
             } else if (kind == "tco") {
                 diagnostics = gpuadvisor::load_tco_text(path, text).diagnostics;
-            } else if (kind == "transfer") {
-                diagnostics = gpuadvisor::load_transfer_text(path, text).diagnostics;
             } else if (kind == "rules") {
                 const gpuadvisor::NamedText named{path, text};
                 diagnostics = gpuadvisor::load_rule_texts({&named, 1}).diagnostics;

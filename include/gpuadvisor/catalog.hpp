@@ -5,6 +5,7 @@
 #include "gpuadvisor/diagnostic.hpp"
 #include "gpuadvisor/provenance.hpp"
 #include "gpuadvisor/spelling.hpp"
+#include "gpuadvisor/transfer_prices.hpp"
 #include "gpuadvisor/units.hpp"
 
 #include <map>
@@ -187,7 +188,8 @@ class Catalog {
             std::vector<Provider> providers,
             std::vector<InstanceType> instances,
             std::vector<Discount> discounts = {},
-            std::vector<Cpu> cpus = {});
+            std::vector<Cpu> cpus = {},
+            TransferData transfer = {});
 
     // Sorted: GPUs by id; providers by id; instances by provider, family, GPU count, vCPUs, id;
     // each instance type's rows by region.
@@ -201,6 +203,8 @@ class Catalog {
     // A CPU by id or alias, case-insensitive; nullptr if none.
     const Cpu* find_cpu(std::string_view name) const;
     std::vector<std::string> cpu_names_near(std::string_view name) const;
+    // Storage and transfer prices, one entry per provider, sorted by provider.
+    const TransferData& transfer() const { return m_transfer; }
     std::vector<Offer> offers() const;
     std::size_t offer_count() const; // offers().size(), without making them
 
@@ -223,6 +227,7 @@ class Catalog {
     std::vector<InstanceType> m_instances;
     std::vector<Discount> m_discounts;
     std::vector<Cpu> m_cpus;
+    TransferData m_transfer;
     std::map<std::string, std::size_t, std::less<>> m_gpu_by_name; // lower-case id/alias
 };
 

@@ -1,10 +1,12 @@
-// Moving a dataset to a configuration and keeping it there (data/transfer.yaml): transfer time
-// over the effective link, egress between regions and providers, storage for the job's span.
+// Moving a dataset to a configuration and keeping it there, at the catalog's transfer prices:
+// transfer time over the effective link, egress between regions and providers, storage for the
+// job's span.
 #pragma once
 
 #include "gpuadvisor/catalog.hpp"
 #include "gpuadvisor/diagnostic.hpp"
 #include "gpuadvisor/provenance.hpp"
+#include "gpuadvisor/transfer_prices.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -15,47 +17,6 @@
 namespace gpuadvisor {
 
 class Assumptions;
-
-enum class StorageTier { object, block, local_nvme, distributed };
-std::string_view to_string(StorageTier tier);
-
-struct StorageProduct {
-    StorageTier tier = StorageTier::object;
-    std::string product;
-    std::int64_t per_gb_month_micros = 0;
-    Provenance provenance;
-};
-
-// One step of a monthly tiered price: applies up to `up_to_tb` cumulative TB (nullopt: the rest).
-struct EgressStep {
-    std::optional<double> up_to_tb;
-    std::int64_t per_gb_micros = 0;
-};
-
-struct ProviderTransfer {
-    std::string provider;
-    std::string currency;
-    std::vector<StorageProduct> storage;
-    std::int64_t ingress_per_gb_micros = 0;
-    std::int64_t inter_region_per_gb_micros = 0;
-    std::vector<EgressStep> internet_egress; // ascending, the last without a bound
-    Provenance provenance;                   // of the transfer prices
-    SourcePos origin;
-
-    const StorageProduct* find(StorageTier tier) const;
-};
-
-struct TransferData {
-    std::vector<ProviderTransfer> providers;
-    const ProviderTransfer* find(std::string_view provider) const;
-};
-
-struct TransferLoad {
-    TransferData data;
-    Diagnostics diagnostics;
-};
-TransferLoad load_transfer_text(const std::string& file, std::string_view text);
-const TransferData& builtin_transfer();
 
 // Decimal bytes per TB and GB (the providers price per 10^9 bytes).
 inline constexpr double k_gb_per_tb = 1000;

@@ -71,11 +71,15 @@ std::optional<std::vector<PlanShare>> read_mix(const Options& o, Io& io) {
 }
 
 // --dataset-tb: the data's parts in the chosen region, in the quote's currency.
-bool price_data(PriceReport& report, const DataMoveRequest& request, Io& io) {
+bool price_data(PriceReport& report,
+                const DataMoveRequest& request,
+                const TransferData& transfer,
+                Io& io) {
     const Quote& quote = *report.chosen->result.quote;
     std::string error;
     report.data_request = request;
     report.data = data_move_for(request,
+                                transfer,
                                 *report.instance,
                                 report.chosen->row->region,
                                 report.usage.running_hours(),
@@ -83,7 +87,7 @@ bool price_data(PriceReport& report, const DataMoveRequest& request, Io& io) {
                                 io.rates(),
                                 error);
     if (!report.data) {
-        fail("price", "no-price", "data: " + error, "see docs/pricing.md", k_exit_negative, io);
+        fail("price", "no-price", "data: " + error, std::string(k_data_hint), k_exit_negative, io);
     }
     return report.data != nullptr;
 }
@@ -244,7 +248,7 @@ int run(const Options& o, const GlobalOptions& global, Io& io) {
                     k_exit_negative,
                     io);
     }
-    if (data && !price_data(report, *data, io)) {
+    if (data && !price_data(report, *data, catalog->transfer(), io)) {
         return k_exit_negative;
     }
     report.warnings =

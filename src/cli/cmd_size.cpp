@@ -233,10 +233,11 @@ bool size_data(const Options& o, const Catalog& catalog, SizeReport& report, Io&
                                : instance->regions.empty()                  ? std::string()
                                                            : instance->regions[0].region.str();
     std::string error;
-    report.data = data_move_for(*request, *instance, region, hours, "", io.rates(), error);
+    report.data = data_move_for(
+        *request, catalog.transfer(), *instance, region, hours, "", io.rates(), error);
     report.data_request = request;
     if (!report.data) {
-        fail("size", "no-price", "data: " + error, "see docs/pricing.md", k_exit_usage, io);
+        fail("size", "no-price", "data: " + error, std::string(k_data_hint), k_exit_usage, io);
     }
     return report.data != nullptr;
 }

@@ -90,9 +90,9 @@ bool read_data_flags(const DataFlags& flags,
         r.data_region = flags.data_region.substr(colon + 1);
         const Provider* provider = catalog.find_provider(r.data_provider);
         std::vector<std::string> known;
-        if (provider == nullptr || builtin_transfer().find(r.data_provider) == nullptr) {
+        if (provider == nullptr || catalog.transfer().find(r.data_provider) == nullptr) {
             for (const Provider& p : catalog.providers()) {
-                if (builtin_transfer().find(p.id) != nullptr) {
+                if (catalog.transfer().find(p.id) != nullptr) {
                     known.push_back(p.id);
                 }
             }
@@ -117,14 +117,15 @@ bool read_data_flags(const DataFlags& flags,
 }
 
 std::shared_ptr<const DataMove> data_move_for(const DataMoveRequest& request,
+                                              const TransferData& transfer,
                                               const InstanceType& instance,
                                               std::string_view region,
                                               double run_hours,
                                               const std::string& currency,
                                               const FxTable& fx,
                                               std::string& error) {
-    DataMove move = plan_data_move(
-        request, instance, region, run_hours, builtin_transfer(), builtin_assumptions());
+    DataMove move =
+        plan_data_move(request, instance, region, run_hours, transfer, builtin_assumptions());
     if (!move.error.empty()) {
         error = move.error;
         return nullptr;

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace gpuadvisor::cli {
 
@@ -30,9 +31,15 @@ bool read_data_flags(const DataFlags& flags,
                      Io& io,
                      std::optional<DataMoveRequest>& request);
 
+// The hint when a configuration's data parts cannot be priced.
+inline constexpr std::string_view k_data_hint =
+    "a catalog file's transfer: entry gives a provider's storage and transfer prices "
+    "(docs/catalog-format.md; formulas: docs/pricing.md)";
+
 // The data parts of `instance` in `region` running `run_hours`, with the money converted to
 // `currency` (empty: the instance's provider's); nullptr with `error` set when not priced.
 std::shared_ptr<const DataMove> data_move_for(const DataMoveRequest& request,
+                                              const TransferData& transfer,
                                               const InstanceType& instance,
                                               std::string_view region,
                                               double run_hours,

@@ -26,6 +26,7 @@ struct Coverage {
     std::set<Plan> plans;                  // the plans some row gives a price for
     std::optional<Date> oldest;            // the price rows' as_of
     std::optional<Date> newest;
+    std::optional<Date> transfer; // the as_of of its transfer prices, if it has them
 };
 
 void count_row(const PriceRow& row, Coverage& coverage) {
@@ -50,6 +51,9 @@ std::vector<Coverage> measure(const Catalog& catalog, const std::set<std::string
     for (const Provider& provider : catalog.providers()) {
         if (wanted.empty() || wanted.contains(provider.id)) {
             by_id[provider.id].provider = &provider;
+            if (const ProviderTransfer* transfer = catalog.transfer().find(provider.id)) {
+                by_id[provider.id].transfer = transfer->provenance.as_of;
+            }
         }
     }
     for (const InstanceType& instance : catalog.instances()) {
@@ -99,7 +103,8 @@ Json coverage_json(const Coverage& coverage) {
             {"gpus", std::vector<std::string>(coverage.gpus.begin(), coverage.gpus.end())},
             {"plans", plan_names(coverage.plans)},
             {"oldest_price", date_or_null(coverage.oldest)},
-            {"newest_price", date_or_null(coverage.newest)}};
+            {"newest_price", date_or_null(coverage.newest)},
+            {"transfer_as_of", date_or_null(coverage.transfer)}};
 }
 
 std::string date_text(const std::optional<Date>& date) {
@@ -125,6 +130,7 @@ void list_providers(const Catalog& catalog, const std::set<std::string>& wanted,
                  {"OFFERS", Align::right},
                  {"OLDEST"},
                  {"NEWEST"},
+                 {"TRANSFER"},
                  {"PLANS"},
                  {"GPUS", Align::left, true}},
                 {}};
@@ -137,6 +143,7 @@ void list_providers(const Catalog& catalog, const std::set<std::string>& wanted,
                               std::to_string(coverage.offers),
                               date_text(coverage.oldest),
                               date_text(coverage.newest),
+                              coverage.transfer ? format_date(*coverage.transfer) : "-",
                               fmt::format("{}", fmt::join(plan_names(coverage.plans), ", ")),
                               fmt::format("{}", fmt::join(coverage.gpus, ", "))});
     }

@@ -21,7 +21,7 @@ PUBLIC_HEADERS = {
     "spelling.hpp": "util", "provenance.hpp": "util", "input.hpp": "util",
     "enum_names.hpp": "util",
     "catalog.hpp": "catalog", "catalog_io.hpp": "catalog", "discounts.hpp": "catalog",
-    "catalog_diff.hpp": "catalog",
+    "catalog_diff.hpp": "catalog", "transfer_prices.hpp": "catalog",
     "models.hpp": "data", "assumptions.hpp": "data", "workload.hpp": "data",
     "sizing.hpp": "sizing",
     "pricing.hpp": "pricing", "fx.hpp": "pricing", "tco.hpp": "pricing",

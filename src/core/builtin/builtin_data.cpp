@@ -10,7 +10,6 @@
 #include "gpuadvisor/pricing.hpp"
 #include "gpuadvisor/rules.hpp"
 #include "gpuadvisor/tco.hpp"
-#include "gpuadvisor/transfer.hpp"
 #include "util/content_hash.hpp"
 
 #include <fmt/format.h>
@@ -26,7 +25,6 @@ std::string_view builtin_assumptions_text();
 std::string_view builtin_fx_text();
 std::string_view builtin_pricing_text();
 std::string_view builtin_tco_text();
-std::string_view builtin_transfer_text();
 std::string_view builtin_rules_text();
 
 const Catalog& builtin_catalog() {
@@ -49,7 +47,6 @@ std::string_view builtin_data_key() {
                                              builtin_fx_text(),
                                              builtin_pricing_text(),
                                              builtin_tco_text(),
-                                             builtin_transfer_text(),
                                              builtin_rules_text()}) {
             hash.update(fmt::format("{}\n", bytes.size())); // where each ends
             hash.update(bytes);
@@ -87,7 +84,6 @@ constexpr const char* k_assumptions = "data/assumptions.yaml";
 constexpr const char* k_fx = "data/fx.yaml";
 constexpr const char* k_pricing = "data/pricing.yaml";
 constexpr const char* k_tco = "data/tco.yaml";
-constexpr const char* k_transfer = "data/transfer.yaml";
 constexpr const char* k_rules = "data/rules/selection.yaml";
 
 template <class Load> auto checked(Load load, const char* file) {
@@ -125,12 +121,6 @@ const PricingData& builtin_pricing() {
 
 const TcoData& builtin_tco() {
     static const TcoData data = checked(load_tco_text(k_tco, builtin_tco_text()), k_tco).data;
-    return data;
-}
-
-const TransferData& builtin_transfer() {
-    static const TransferData data =
-        checked(load_transfer_text(k_transfer, builtin_transfer_text()), k_transfer).data;
     return data;
 }
 

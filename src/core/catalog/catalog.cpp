@@ -43,9 +43,14 @@ Catalog::Catalog(std::vector<Gpu> gpus,
                  std::vector<Provider> providers,
                  std::vector<InstanceType> instances,
                  std::vector<Discount> discounts,
-                 std::vector<Cpu> cpus)
+                 std::vector<Cpu> cpus,
+                 TransferData transfer)
     : m_gpus(std::move(gpus)), m_providers(std::move(providers)), m_instances(std::move(instances)),
-      m_discounts(std::move(discounts)), m_cpus(std::move(cpus)) {
+      m_discounts(std::move(discounts)), m_cpus(std::move(cpus)), m_transfer(std::move(transfer)) {
+    sort_unless_sorted(m_transfer.providers,
+                       [](const ProviderTransfer& a, const ProviderTransfer& b) {
+                           return a.provider < b.provider;
+                       });
     sort_unless_sorted(m_cpus, [](const Cpu& a, const Cpu& b) { return a.id < b.id; });
     sort_unless_sorted(m_discounts, [](const Discount& a, const Discount& b) {
         return std::tie(a.provider, a.id) < std::tie(b.provider, b.id);

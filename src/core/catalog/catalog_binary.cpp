@@ -50,6 +50,16 @@ template <class Archive> void visit(Archive& a, Cpu& c) {
     a(c.peak_basis), a(c.memory_channels), a(c.memory_mt_per_s), a(c.memory_type);
     a(c.memory_bandwidth_gb_per_s), a(c.max_memory_gb), a(c.tdp_w), a(c.provenance), a(c.origin);
 }
+template <class Archive> void visit(Archive& a, StorageProduct& s) {
+    a(s.tier), a(s.product), a(s.per_gb_month_micros), a(s.provenance);
+}
+template <class Archive> void visit(Archive& a, EgressStep& s) {
+    a(s.up_to_tb), a(s.per_gb_micros);
+}
+template <class Archive> void visit(Archive& a, ProviderTransfer& p) {
+    a(p.provider), a(p.currency), a(p.storage), a(p.ingress_per_gb_micros);
+    a(p.inter_region_per_gb_micros), a(p.internet_egress), a(p.provenance), a(p.origin);
+}
 template <class Archive> void visit(Archive& a, RegionInfo& r) {
     a(r.id), a(r.name), a(r.country);
 }
@@ -90,6 +100,7 @@ template <class Archive> void visit(Archive& a, GpuInput& g) {
 }
 template <class Archive> void visit(Archive& a, CatalogFragment& f) {
     a(f.file), a(f.gpus), a(f.provider), a(f.instances), a(f.discounts), a(f.cpus);
+    a(f.transfer);
 }
 
 template <class T>
@@ -396,6 +407,7 @@ SerializedParts serialize_catalog_parts(const Catalog& catalog, std::uint64_t se
     write_instances(payload, catalog.instances());
     payload(catalog.discounts());
     payload(catalog.cpus());
+    payload(catalog.transfer().providers);
     return frame(k_magic, std::move(payload), seed);
 }
 
@@ -413,6 +425,7 @@ std::optional<Catalog> deserialize_catalog(std::string_view bytes, std::uint64_t
     std::vector<InstanceType> instances;
     std::vector<Discount> discounts;
     std::vector<Cpu> cpus;
+    TransferData transfer;
     (*reader)(gpus);
     (*reader)(providers);
     if (!read_instances(*reader, instances)) {
@@ -420,6 +433,7 @@ std::optional<Catalog> deserialize_catalog(std::string_view bytes, std::uint64_t
     }
     (*reader)(discounts);
     (*reader)(cpus);
+    (*reader)(transfer.providers);
     if (!reader->ok() || !reader->at_end()) {
         return std::nullopt;
     }
@@ -427,7 +441,8 @@ std::optional<Catalog> deserialize_catalog(std::string_view bytes, std::uint64_t
                    std::move(providers),
                    std::move(instances),
                    std::move(discounts),
-                   std::move(cpus));
+                   std::move(cpus),
+                   std::move(transfer));
 }
 
 SerializedParts serialize_fragment_parts(const CatalogFragment& fragment, std::uint64_t seed) {

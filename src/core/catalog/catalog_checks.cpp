@@ -2,6 +2,7 @@
 
 #include "catalog/catalog_overlay.hpp"
 #include "catalog/discount_decode.hpp"
+#include "catalog/transfer_decode.hpp"
 #include "gpuadvisor/spelling.hpp"
 #include "gpuadvisor/units.hpp"
 #include "util/helper_thread.hpp"
@@ -657,11 +658,13 @@ Catalog merge_fragments(const Catalog* base,
                                                       referable.empty() ? instance_list : referable,
                                                       options.today,
                                                       diagnostics);
+    TransferData transfer = merge_transfer(base, fragments, provider_list, diagnostics);
     return Catalog(std::move(gpus),
                    std::move(provider_list),
                    std::move(instance_list),
                    std::move(discounts),
-                   merge_cpus(base, fragments, options, diagnostics));
+                   merge_cpus(base, fragments, options, diagnostics),
+                   std::move(transfer));
 }
 
 namespace {

@@ -3,6 +3,7 @@
 #include "catalog/catalog_checks.hpp"
 #include "catalog/cpu_decode.hpp"
 #include "catalog/discount_decode.hpp"
+#include "catalog/transfer_decode.hpp"
 #include "util/currency_codes.hpp"
 #include "yaml/schema.hpp"
 
@@ -18,8 +19,8 @@ namespace gpuadvisor {
 
 namespace {
 
-constexpr std::array<std::string_view, 6> k_top_fields{
-    "schema_version", "gpus", "provider", "instances", "discounts", "cpus"};
+constexpr std::array<std::string_view, 7> k_top_fields{
+    "schema_version", "gpus", "provider", "instances", "discounts", "cpus", "transfer"};
 constexpr std::array<std::string_view, 26> k_gpu_fields{"id",
                                                         "aliases",
                                                         "vendor",
@@ -625,6 +626,14 @@ void Decoder::end(const YamlNode& root, CatalogFragment& fragment) {
         }
     }
     check_unique(listed_ids(cpus, "id"), "CPU");
+    const auto* transfer = m_read.list(root, "transfer", "", Need::optional);
+    for (std::size_t i = 0; transfer != nullptr && i < transfer->size(); ++i) {
+        const std::string path = entry_path("transfer", i, (*transfer)[i], "provider");
+        if (auto entry = decode_transfer(m_read, (*transfer)[i], path)) {
+            fragment.transfer.push_back(std::move(*entry));
+        }
+    }
+    check_unique(listed_ids(transfer, "provider"), "transfer entry of provider");
 }
 
 } // namespace

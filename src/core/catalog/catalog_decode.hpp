@@ -65,10 +65,11 @@ struct CatalogFragment {
     std::string file;
     std::vector<GpuInput> gpus; // without error
     std::optional<ProviderInput> provider;
-    std::vector<InstanceInput> instances; // without error
-    std::vector<Discount> discounts;      // without error
-    std::vector<Cpu> cpus;                // without error
-    std::vector<std::string> flawed_gpus; // ids and aliases, lower case, of GPUs with an error
+    std::vector<InstanceInput> instances;   // without error
+    std::vector<Discount> discounts;        // without error
+    std::vector<Cpu> cpus;                  // without error
+    std::vector<ProviderTransfer> transfer; // without error
+    std::vector<std::string> flawed_gpus;   // ids and aliases, lower case, of GPUs with an error
     std::vector<InstanceInput> flawed_instances; // with an error (InstanceInput::flawed)
 };
 

@@ -21,7 +21,7 @@ Recommendation recommend(const NormalizedWorkload& workload,
         options.fx != nullptr ? options.fx : &builtin_fx(),
         {pricing.spot_defaults, pricing.rules, false, catalog.discounts(), options.today},
         options.constraints,
-        &builtin_transfer()};
+        &catalog.transfer()};
     // Serving and desktops are replicas: one taken back does not stop the others.
     input.pricing.spot.one_job = is_finite_work(workload.kind);
     answer.result = plan(input);

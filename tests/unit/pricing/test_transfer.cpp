@@ -1,5 +1,5 @@
 // Data transfer and storage: the tiered egress, the storage tier by dataset size, the transfer
-// time over the effective link, and the file's errors with their positions.
+// time over the effective link, and the catalog entries' errors with their positions.
 #include "gpuadvisor/assumptions.hpp"
 #include "gpuadvisor/catalog_io.hpp"
 #include "gpuadvisor/recommend.hpp"
@@ -12,7 +12,7 @@ using namespace gpuadvisor;
 
 namespace {
 
-const char* const k_head = "schema_version: 1\nproviders:\n";
+const char* const k_head = "schema_version: 1\ntransfer:\n";
 const char* const k_provider = R"(  - provider: aws
     currency: USD
     storage:
@@ -37,7 +37,7 @@ InstanceType instance(const std::string& provider, double network_gbps, double l
 } // namespace
 
 TEST_CASE("egress is priced step by step through the monthly tiers") {
-    const ProviderTransfer* aws = builtin_transfer().find("aws");
+    const ProviderTransfer* aws = builtin_catalog().transfer().find("aws");
     REQUIRE(aws != nullptr);
     const auto& steps = aws->internet_egress;
     CHECK(*tiered_cost_micros(steps, 0) == 0);
@@ -63,8 +63,8 @@ TEST_CASE("the storage tier follows the documents' matrix: 1 TB, 10 TB, then dis
 TEST_CASE("10 TB over the documents' 2 GB/s between regions takes about 1.4 hours") {
     const DataMoveRequest request{10, "aws", "us-east-1", std::nullopt};
     const InstanceType p4d = instance("aws", 400, 8000);
-    const DataMove move =
-        plan_data_move(request, p4d, "us-west-2", 10, builtin_transfer(), builtin_assumptions());
+    const DataMove move = plan_data_move(
+        request, p4d, "us-west-2", 10, builtin_catalog().transfer(), builtin_assumptions());
     REQUIRE(move.error.empty());
     CHECK(move.path == DataPath::inter_region);
     CHECK(move.link_gbps == 16);                              // 2 GB/s, data/assumptions.yaml
@@ -80,7 +80,7 @@ TEST_CASE("10 TB over the documents' 2 GB/s between regions takes about 1.4 hour
 TEST_CASE("the link is the least of the instance's network and the path or --link-gbps") {
     const InstanceType slow = instance("aws", 10, 0);
     DataMoveRequest request{2, "", "", std::nullopt};
-    const auto& data = builtin_transfer();
+    const auto& data = builtin_catalog().transfer();
     const DataMove same =
         plan_data_move(request, slow, "us-east-1", 730, data, builtin_assumptions());
     CHECK(same.path == DataPath::same_region);
@@ -105,7 +105,7 @@ TEST_CASE("the link is the least of the instance's network and the path or --lin
 TEST_CASE("every provider of the built-in catalog has transfer prices and the four tiers") {
     for (const Provider& provider : builtin_catalog().providers()) {
         INFO(provider.id);
-        const ProviderTransfer* p = builtin_transfer().find(provider.id);
+        const ProviderTransfer* p = builtin_catalog().transfer().find(provider.id);
         REQUIRE(p != nullptr);
         CHECK(p->currency == provider.currency);
         CHECK(p->storage.size() == 4);
@@ -114,33 +114,37 @@ TEST_CASE("every provider of the built-in catalog has transfer prices and the fo
     }
 }
 
-TEST_CASE("a transfer file's errors name the field and its position") {
+TEST_CASE("a catalog's transfer entries' errors name the field and its position") {
     const auto errors = [](const std::string& text) {
-        return test::describe(load_transfer_text("transfer.yaml", text).diagnostics);
+        const NamedText file{"t.yaml", text}; // over the built-in catalog, which has aws
+        CheckOptions checks;
+        checks.today = *parse_date("2026-12-02"); // after the built-in catalog's dates
+        return test::describe(
+            load_catalog_texts(std::span(&file, 1), checks, {}, &builtin_catalog()).diagnostics);
     };
     CHECK(errors(with_steps("      - {up_to_tb: 10, per_gb: 0.09}\n      - {per_gb: 0.05}\n")) ==
           "");
     CHECK(errors(with_steps("      - {up_to_tb: 10, per_gb: 0.09}\n"
                             "      - {up_to_tb: 5, per_gb: 0.08}\n      - {per_gb: 0.05}\n")) ==
-          "11:9: error[invalid-value]: providers[0].internet_egress[1].up_to_tb: 5 is not above "
+          "11:9: error[bad-value]: transfer[aws].internet_egress[1].up_to_tb: 5 is not above "
           "the step before (10)\n"
           "  hint: steps go up: each up_to_tb is the cumulative TB the step ends at\n");
     CHECK(errors(with_steps("      - {up_to_tb: 10, per_gb: 0.09}\n")) ==
-          "10:9: error[invalid-value]: providers[0].internet_egress[0].up_to_tb: the last step "
+          "10:9: error[bad-value]: transfer[aws].internet_egress[0].up_to_tb: the last step "
           "has no bound\n"
           "  hint: leave up_to_tb out of the last step: it prices the rest\n");
     CHECK(errors(with_steps("      - {per_gb: -0.05}\n")) ==
-          "10:18: error[out-of-range]: providers[0].internet_egress[0].per_gb: -0.05 is "
+          "10:18: error[out-of-range]: transfer[aws].internet_egress[0].per_gb: -0.05 is "
           "negative\n"
-          "  hint: a price is above 0; leave the plan out where it is not sold\n");
+          "  hint: a price is 0 (free, or paid with the instance) or above\n");
     std::string tier = with_steps("      - {per_gb: 0.05}\n");
     tier.replace(tier.find("tier: block"), 11, "tier: blok");
-    CHECK(errors(tier) == "6:16: error[bad-value]: providers[0].storage[0].tier: 'blok' is not an "
+    CHECK(errors(tier) == "6:16: error[bad-value]: transfer[aws].storage[0].tier: 'blok' is not an "
                           "accepted value\n  hint: did you mean 'block'?\n");
     CHECK(errors(std::string(k_head) + k_provider + "      - {per_gb: 0.05}\n") ==
-          "3:5: error[missing-field]: providers[0]: the required field 'source' is missing\n"
+          "3:5: error[missing-field]: transfer[aws]: the required field 'as_of' is missing\n"
           "  hint: see docs/catalog-format.md for the fields and their units\n"
-          "3:5: error[missing-field]: providers[0]: the required field 'as_of' is missing\n"
+          "3:5: error[missing-field]: transfer[aws]: the required field 'source' is missing\n"
           "  hint: see docs/catalog-format.md for the fields and their units\n");
 }
 

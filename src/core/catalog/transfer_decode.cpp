@@ -1,8 +1,9 @@
-// data/transfer.yaml: storage tiers and transfer prices per provider, read with FieldReader.
-#include "gpuadvisor/transfer.hpp"
+// The catalog's `transfer:` entries: storage tiers and transfer prices per provider, read with
+// FieldReader, checked, and merged over files.
+#include "catalog/transfer_decode.hpp"
 
-#include "yaml/schema.hpp"
-#include "yaml/yaml_reader.hpp"
+#include "gpuadvisor/spelling.hpp"
+#include "util/currency_codes.hpp"
 
 #include <fmt/format.h>
 
@@ -13,7 +14,6 @@ namespace gpuadvisor {
 
 namespace {
 
-constexpr std::array<std::string_view, 2> k_top{"schema_version", "providers"};
 constexpr std::array<std::string_view, 10> k_provider_fields{"provider",
                                                              "currency",
                                                              "storage",
@@ -30,7 +30,13 @@ constexpr std::array<std::string_view, 2> k_step_fields{"up_to_tb", "per_gb"};
 constexpr std::array<std::string_view, 4> k_tier_names{
     "object", "block", "local-nvme", "distributed"};
 
-// A required price that may be 0 (free ingress, storage paid with the instance).
+// The most a GB may cost to store for a month or to move, in the file's currency: the dearest
+// list prices are about 0.3 (USD, EBS io2) and 0.2 (egress from some regions); 10 leaves room
+// for CNY (x7) and the like, and catches a price per TB written per GB (23 for S3's 0.023).
+constexpr double k_most_per_gb = 10;
+
+// A required price that may be 0 (free ingress, storage paid with the instance), at most
+// k_most_per_gb.
 std::optional<std::int64_t>
 free_or_price(FieldReader& read, const YamlNode& map, std::string_view key, std::string_view path) {
     const YamlNode* node = read.value(map, key, path, Need::required);
@@ -41,7 +47,29 @@ free_or_price(FieldReader& read, const YamlNode& map, std::string_view key, std:
         parse_money_micros(node->text) == 0) {
         return 0;
     }
-    return read.money(map, key, path);
+    if (node->kind == YamlNode::Kind::scalar && node->plain && node->text.starts_with('-') &&
+        parse_strict_number(node->text)) {
+        read.diagnostics().error(
+            read.pos(*node),
+            "out-of-range",
+            fmt::format("{}: {} is negative", join_path(path, key), node->text),
+            "a price is 0 (free, or paid with the instance) or above");
+        return std::nullopt;
+    }
+    const auto micros = read.money(map, key, path);
+    if (micros && *micros > static_cast<std::int64_t>(k_most_per_gb * 1e6)) {
+        read.diagnostics().error(
+            read.pos(*node),
+            "implausible-price",
+            fmt::format("{}: {} per GB{} is not a storage or transfer price",
+                        join_path(path, key),
+                        format_number(static_cast<double>(*micros) / 1e6),
+                        key == "per_gb_month" ? "-month" : ""),
+            fmt::format("prices are per decimal GB (a price per TB is 1,000 times it); at most {}",
+                        format_number(k_most_per_gb)));
+        return std::nullopt;
+    }
+    return micros;
 }
 
 StorageTier parse_tier(std::string_view name) {
@@ -105,13 +133,13 @@ void decode_egress(FieldReader& read,
             item, "up_to_tb", at, final ? Need::optional : Need::required, {0, false, 1e9});
         if (step.up_to_tb && final) {
             read.diagnostics().error(read.pos(item),
-                                     "invalid-value",
+                                     "bad-value",
                                      fmt::format("{}.up_to_tb: the last step has no bound", at),
                                      "leave up_to_tb out of the last step: it prices the rest");
         } else if (step.up_to_tb && *step.up_to_tb <= last) {
             read.diagnostics().error(
                 read.pos(item),
-                "invalid-value",
+                "bad-value",
                 fmt::format("{}.up_to_tb: {} is not above the step before ({})",
                             at,
                             format_number(*step.up_to_tb),
@@ -123,34 +151,21 @@ void decode_egress(FieldReader& read,
     }
 }
 
-void decode_transfer(FieldReader& read, const YamlNode& root, TransferLoad& load) {
-    read.whole(root, "schema_version", "", Need::required, {1, true, 1});
-    const auto* providers = read.list(root, "providers", "", Need::required);
-    for (std::size_t i = 0; providers != nullptr && i < providers->size(); ++i) {
-        const YamlNode& node = (*providers)[i];
-        const std::string path = fmt::format("providers[{}]", i);
-        if (!read.mapping(node, path, "a provider's transfer prices", k_provider_fields)) {
-            continue;
-        }
-        ProviderTransfer p;
-        p.origin = read.pos(node);
-        p.provider = read.id(node, "provider", path, Need::required).value_or("");
-        p.currency = read.text(node, "currency", path, Need::required).value_or("USD");
-        decode_storage(read, node, path, p);
-        p.ingress_per_gb_micros = free_or_price(read, node, "ingress_per_gb", path).value_or(0);
-        p.inter_region_per_gb_micros =
-            free_or_price(read, node, "inter_region_per_gb", path).value_or(0);
-        decode_egress(read, node, path, p);
-        p.provenance = read.provenance(node, path);
-        if (!p.provider.empty() && load.data.find(p.provider) != nullptr) {
-            read.diagnostics().error(read.pos(node),
-                                     "duplicate-id",
-                                     fmt::format("{}: provider '{}' again", path, p.provider),
-                                     "give each provider once");
-            continue;
-        }
-        load.data.providers.push_back(std::move(p));
+std::optional<std::string>
+currency(FieldReader& read, const YamlNode& node, const std::string& path) {
+    auto code = read.text(node, "currency", path, Need::required);
+    if (code && !is_iso4217_code(*code)) {
+        const std::string_view meant = iso4217_code_meant(*code);
+        read.diagnostics().error(
+            read.pos(*node.find("currency")),
+            "bad-value",
+            fmt::format(
+                "{}: '{}' is not an ISO 4217 currency code", join_path(path, "currency"), *code),
+            meant.empty() ? std::string("write an ISO 4217 code such as USD or CNY")
+                          : fmt::format("did you mean '{}'?", meant));
+        return std::nullopt;
     }
+    return code;
 }
 
 } // namespace
@@ -171,9 +186,64 @@ const ProviderTransfer* TransferData::find(std::string_view provider) const {
     return it == providers.end() ? nullptr : &*it;
 }
 
-TransferLoad load_transfer_text(const std::string& file, std::string_view text) {
-    return load_data_file<TransferLoad>(
-        file, text, {"a transfer prices file", k_top}, decode_transfer);
+std::optional<ProviderTransfer>
+decode_transfer(FieldReader& read, const YamlNode& node, const std::string& path) {
+    const std::size_t errors = read.diagnostics().error_count();
+    if (!read.mapping(node, path, "a provider's transfer prices", k_provider_fields)) {
+        return std::nullopt;
+    }
+    ProviderTransfer p;
+    p.origin = read.pos(node);
+    p.provider = read.id(node, "provider", path, Need::required).value_or("");
+    p.currency = currency(read, node, path).value_or("");
+    decode_storage(read, node, path, p);
+    p.ingress_per_gb_micros = free_or_price(read, node, "ingress_per_gb", path).value_or(0);
+    p.inter_region_per_gb_micros =
+        free_or_price(read, node, "inter_region_per_gb", path).value_or(0);
+    decode_egress(read, node, path, p);
+    p.provenance = read.provenance(node, path);
+    if (read.diagnostics().error_count() > errors) { // left out: the provider keeps its entry
+        return std::nullopt;
+    }
+    return p;
+}
+
+TransferData merge_transfer(const Catalog* base,
+                            std::vector<CatalogFragment>& fragments,
+                            const std::vector<Provider>& providers,
+                            Diagnostics& diagnostics) {
+    TransferData merged;
+    const auto add = [&](ProviderTransfer entry) {
+        std::erase_if(merged.providers,
+                      [&](const ProviderTransfer& p) { return p.provider == entry.provider; });
+        merged.providers.push_back(std::move(entry));
+    };
+    if (base != nullptr) {
+        for (const ProviderTransfer& entry : base->transfer().providers) {
+            add(entry);
+        }
+    }
+    std::vector<std::string> known;
+    for (const Provider& provider : providers) {
+        known.push_back(provider.id);
+    }
+    for (CatalogFragment& fragment : fragments) {
+        for (ProviderTransfer& entry : fragment.transfer) {
+            if (std::find(known.begin(), known.end(), entry.provider) == known.end()) {
+                const std::string near = did_you_mean(nearest_names(entry.provider, known));
+                diagnostics.error(
+                    entry.origin,
+                    "unknown-reference",
+                    fmt::format("transfer[{}].provider: '{}' is not in the catalog",
+                                entry.provider,
+                                entry.provider),
+                    near.empty() ? std::string("see 'gpuadvisor catalog list providers'") : near);
+                continue;
+            }
+            add(std::move(entry));
+        }
+    }
+    return merged;
 }
 
 } // namespace gpuadvisor
