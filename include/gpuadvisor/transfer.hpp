@@ -49,6 +49,7 @@ struct DataMove {
     std::string egress_currency; // the source provider's
     StorageTier tier = StorageTier::block;
     const StorageProduct* storage = nullptr;
+    int storage_copies = 1;   // block: a volume per instance (one attaches to one instance)
     double storage_hours = 0; // the job's span: transfer + run hours
     std::int64_t storage_micros = 0;
     std::string storage_currency; // the destination provider's
@@ -62,10 +63,12 @@ struct DataMove {
 // The path's throughput assumption, in Gbit/s (data/assumptions.yaml).
 double path_link_gbps(DataPath path, const Assumptions& assumptions);
 
-// The parts for `instance` in `region`, running `run_hours` (services: one month).
+// The parts for `instances` x `instance` in `region`, running `run_hours` (services: one
+// month). The data crosses from its region once; a block volume is stored once per instance.
 DataMove plan_data_move(const DataMoveRequest& request,
                         const InstanceType& instance,
                         std::string_view region,
+                        int instances,
                         double run_hours,
                         const TransferData& data,
                         const Assumptions& assumptions);

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 namespace gpuadvisor::cli {
@@ -82,6 +83,7 @@ bool price_data(PriceReport& report,
                                 transfer,
                                 *report.instance,
                                 report.chosen->row->region,
+                                static_cast<int>(std::ceil(report.usage.instances)),
                                 report.usage.running_hours(),
                                 quote.currency,
                                 io.rates(),

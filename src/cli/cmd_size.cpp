@@ -233,8 +233,12 @@ bool size_data(const Options& o, const Catalog& catalog, SizeReport& report, Io&
                                : instance->regions.empty()                  ? std::string()
                                                            : instance->regions[0].region.str();
     std::string error;
+    const int instances =
+        instance->gpu_count >= 1
+            ? static_cast<int>(std::ceil(report.estimate_gpus / instance->gpu_count - 1e-9))
+            : 1;
     report.data = data_move_for(
-        *request, catalog.transfer(), *instance, region, hours, "", io.rates(), error);
+        *request, catalog.transfer(), *instance, region, instances, hours, "", io.rates(), error);
     report.data_request = request;
     if (!report.data) {
         fail("size", "no-price", "data: " + error, std::string(k_data_hint), k_exit_usage, io);

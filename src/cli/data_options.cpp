@@ -120,12 +120,13 @@ std::shared_ptr<const DataMove> data_move_for(const DataMoveRequest& request,
                                               const TransferData& transfer,
                                               const InstanceType& instance,
                                               std::string_view region,
+                                              int instances,
                                               double run_hours,
                                               const std::string& currency,
                                               const FxTable& fx,
                                               std::string& error) {
-    DataMove move =
-        plan_data_move(request, instance, region, run_hours, transfer, builtin_assumptions());
+    DataMove move = plan_data_move(
+        request, instance, region, instances, run_hours, transfer, builtin_assumptions());
     if (!move.error.empty()) {
         error = move.error;
         return nullptr;

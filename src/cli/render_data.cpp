@@ -30,6 +30,7 @@ Json data_move_json(const DataMove& move,
     json["egress"] = total_json(currency, move.egress_converted_micros);
     json["storage_tier"] = to_string(move.tier);
     json["storage_product"] = move.storage != nullptr ? move.storage->product : "";
+    json["storage_copies"] = move.storage_copies;
     json["storage_hours"] = round3(move.storage_hours);
     json["storage"] = total_json(currency, move.storage_converted_micros);
     if (move.storage != nullptr) {

@@ -14,6 +14,7 @@ bool Planner::add_data_move(const PriceRow& row,
     DataMove move = plan_data_move(*m_c.data_move,
                                    instance,
                                    row.region,
+                                   m_at.count,
                                    hours.value_or(k_hours_per_month),
                                    *m_in.transfer,
                                    *m_in.assumptions);

@@ -105,6 +105,7 @@ double path_link_gbps(DataPath path, const Assumptions& assumptions) {
 DataMove plan_data_move(const DataMoveRequest& r,
                         const InstanceType& instance,
                         std::string_view region,
+                        int instances,
                         double run_hours,
                         const TransferData& data,
                         const Assumptions& assumptions) {
@@ -140,17 +141,19 @@ DataMove plan_data_move(const DataMoveRequest& r,
         return move;
     }
     move.storage_currency = dest->currency;
+    move.storage_copies = move.tier == StorageTier::block ? std::max(1, instances) : 1;
     move.storage_hours = move.transfer_hours + run_hours;
     const auto ingress = multiply_money(dest->ingress_per_gb_micros, gb);
-    const auto storage = multiply_money(move.storage->per_gb_month_micros,
-                                        gb * move.storage_hours / k_hours_per_month);
+    const auto storage =
+        multiply_money(move.storage->per_gb_month_micros,
+                       gb * move.storage_copies * move.storage_hours / k_hours_per_month);
     if (!ingress || !storage || *storage > std::numeric_limits<std::int64_t>::max() - *ingress) {
         move.error = "the storage is beyond what gpuadvisor can count";
         return move;
     }
     move.storage_micros = *storage + *ingress;
     move.basis = fmt::format(
-        "{} TB {} at {} Gbit/s = {} h; egress {}; storage {} ({}) for {} h = {}",
+        "{} TB {} at {} Gbit/s = {} h; egress {}; storage {} ({}){} for {} h = {}",
         format_number(r.dataset_tb),
         to_string(move.path),
         format_number(move.link_gbps),
@@ -159,6 +162,7 @@ DataMove plan_data_move(const DataMoveRequest& r,
                                            : money_text(move.egress_micros, move.egress_currency),
         to_string(move.tier),
         move.storage->product,
+        move.storage_copies > 1 ? fmt::format(" x {} volumes", move.storage_copies) : "",
         format_number(std::round(move.storage_hours * 10) / 10),
         money_text(move.storage_micros, move.storage_currency));
     return move;

@@ -64,7 +64,7 @@ TEST_CASE("10 TB over the documents' 2 GB/s between regions takes about 1.4 hour
     const DataMoveRequest request{10, "aws", "us-east-1", std::nullopt};
     const InstanceType p4d = instance("aws", 400, 8000);
     const DataMove move = plan_data_move(
-        request, p4d, "us-west-2", 10, builtin_catalog().transfer(), builtin_assumptions());
+        request, p4d, "us-west-2", 1, 10, builtin_catalog().transfer(), builtin_assumptions());
     REQUIRE(move.error.empty());
     CHECK(move.path == DataPath::inter_region);
     CHECK(move.link_gbps == 16);                              // 2 GB/s, data/assumptions.yaml
@@ -82,7 +82,7 @@ TEST_CASE("the link is the least of the instance's network and the path or --lin
     DataMoveRequest request{2, "", "", std::nullopt};
     const auto& data = builtin_catalog().transfer();
     const DataMove same =
-        plan_data_move(request, slow, "us-east-1", 730, data, builtin_assumptions());
+        plan_data_move(request, slow, "us-east-1", 1, 730, data, builtin_assumptions());
     CHECK(same.path == DataPath::same_region);
     CHECK(same.link_gbps == 10);
     CHECK(same.egress_micros == 0);
@@ -91,15 +91,42 @@ TEST_CASE("the link is the least of the instance's network and the path or --lin
           Approx(2000 * 80'000 * (730 + same.transfer_hours) / 730).epsilon(1e-6));
     request = {2, "gcp", "us-central1", 4};
     const DataMove cross =
-        plan_data_move(request, slow, "us-east-1", 1, data, builtin_assumptions());
+        plan_data_move(request, slow, "us-east-1", 1, 1, data, builtin_assumptions());
     CHECK(cross.path == DataPath::cross_provider);
     CHECK(cross.link_gbps == 4);
     CHECK(cross.transfer_hours == Approx(2e12 * 8 / 4e9 / 3600));
     CHECK(cross.egress_micros == 1000 * 120'000 + 1000 * 110'000); // GCP's 0-1 TB, 1-10 TB
     request = {20, "", "", std::nullopt};
-    const DataMove big = plan_data_move(request, slow, "us-east-1", 1, data, builtin_assumptions());
+    const DataMove big =
+        plan_data_move(request, slow, "us-east-1", 1, 1, data, builtin_assumptions());
     CHECK(big.tier == StorageTier::distributed);
     CHECK(big.storage->product.find("FSx for Lustre") != std::string::npos);
+}
+
+TEST_CASE("each instance holds its own block volume; a shared file system is stored once") {
+    const InstanceType node = instance("aws", 100, 0);
+    const auto& data = builtin_catalog().transfer();
+    DataMoveRequest request{1, "aws", "us-west-2", std::nullopt};
+    const DataMove one =
+        plan_data_move(request, node, "us-east-1", 1, 730, data, builtin_assumptions());
+    const DataMove four =
+        plan_data_move(request, node, "us-east-1", 4, 730, data, builtin_assumptions());
+    REQUIRE(four.tier == StorageTier::block);
+    CHECK(one.storage_copies == 1);
+    CHECK(four.storage_copies == 4);
+    CHECK(four.storage_micros ==
+          Approx(4.0 * static_cast<double>(one.storage_micros)).epsilon(1e-6));
+    CHECK(four.egress_micros == one.egress_micros); // the data crosses regions once
+    CHECK(four.transfer_hours == one.transfer_hours);
+    CHECK(four.basis.find("x 4 volumes") != std::string::npos);
+    request.dataset_tb = 20; // distributed: one shared copy whatever the count
+    const DataMove shared_one =
+        plan_data_move(request, node, "us-east-1", 1, 730, data, builtin_assumptions());
+    const DataMove shared_four =
+        plan_data_move(request, node, "us-east-1", 4, 730, data, builtin_assumptions());
+    CHECK(shared_four.tier == StorageTier::distributed);
+    CHECK(shared_four.storage_copies == 1);
+    CHECK(shared_four.storage_micros == shared_one.storage_micros);
 }
 
 TEST_CASE("every provider of the built-in catalog has transfer prices and the four tiers") {
