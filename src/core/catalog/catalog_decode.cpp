@@ -207,19 +207,7 @@ ProvenanceInput Decoder::provenance(const YamlNode& map, std::string_view path, 
 }
 
 std::optional<std::string> Decoder::currency(const YamlNode& map, std::string_view path) {
-    auto code = m_read.text(map, "currency", path, Need::optional);
-    if (code && !is_iso4217_code(*code)) {
-        const std::string_view meant = iso4217_code_meant(*code);
-        m_read.diagnostics().error(
-            m_read.pos(*map.find("currency")),
-            "bad-value",
-            fmt::format(
-                "{}: '{}' is not an ISO 4217 currency code", join_path(path, "currency"), *code),
-            meant.empty() ? std::string("write an ISO 4217 code such as USD or CNY")
-                          : fmt::format("did you mean '{}'?", meant));
-        return std::nullopt;
-    }
-    return code;
+    return read_currency(m_read, map, path, Need::optional);
 }
 
 std::optional<GpuInput> Decoder::gpu(const YamlNode& node, const std::string& path) {
@@ -698,6 +686,23 @@ CatalogFragment decode_catalog(const YamlDocument& document, Diagnostics& diagno
     std::vector<std::vector<InstanceInput>> runs;
     runs.push_back(decode.instances(0, decode.instance_count(), diagnostics));
     return decode.finish(std::move(runs), diagnostics);
+}
+
+std::optional<std::string>
+read_currency(FieldReader& read, const YamlNode& map, std::string_view path, Need need) {
+    auto code = read.text(map, "currency", path, need);
+    if (code && !is_iso4217_code(*code)) {
+        const std::string_view meant = iso4217_code_meant(*code);
+        read.diagnostics().error(
+            read.pos(*map.find("currency")),
+            "bad-value",
+            fmt::format(
+                "{}: '{}' is not an ISO 4217 currency code", join_path(path, "currency"), *code),
+            meant.empty() ? std::string("write an ISO 4217 code such as USD or CNY")
+                          : fmt::format("did you mean '{}'?", meant));
+        return std::nullopt;
+    }
+    return code;
 }
 
 } // namespace gpuadvisor

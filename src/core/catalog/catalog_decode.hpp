@@ -2,6 +2,7 @@
 #pragma once
 
 #include "gpuadvisor/catalog.hpp"
+#include "yaml/schema.hpp"
 #include "yaml/yaml_reader.hpp"
 
 #include <optional>
@@ -101,5 +102,10 @@ class CatalogDecode {
     const std::span<const YamlNode>* m_instances = nullptr;
     bool m_began = false;
 };
+
+// The `currency` field of `map`: an ISO 4217 code, or nullopt with the error reported (a
+// did-you-mean where one is near) or, when optional, absent.
+std::optional<std::string>
+read_currency(FieldReader& read, const YamlNode& map, std::string_view path, Need need);
 
 } // namespace gpuadvisor

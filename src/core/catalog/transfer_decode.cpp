@@ -151,23 +151,6 @@ void decode_egress(FieldReader& read,
     }
 }
 
-std::optional<std::string>
-currency(FieldReader& read, const YamlNode& node, const std::string& path) {
-    auto code = read.text(node, "currency", path, Need::required);
-    if (code && !is_iso4217_code(*code)) {
-        const std::string_view meant = iso4217_code_meant(*code);
-        read.diagnostics().error(
-            read.pos(*node.find("currency")),
-            "bad-value",
-            fmt::format(
-                "{}: '{}' is not an ISO 4217 currency code", join_path(path, "currency"), *code),
-            meant.empty() ? std::string("write an ISO 4217 code such as USD or CNY")
-                          : fmt::format("did you mean '{}'?", meant));
-        return std::nullopt;
-    }
-    return code;
-}
-
 } // namespace
 
 std::string_view to_string(StorageTier tier) {
@@ -195,7 +178,7 @@ decode_transfer(FieldReader& read, const YamlNode& node, const std::string& path
     ProviderTransfer p;
     p.origin = read.pos(node);
     p.provider = read.id(node, "provider", path, Need::required).value_or("");
-    p.currency = currency(read, node, path).value_or("");
+    p.currency = read_currency(read, node, path, Need::required).value_or("");
     decode_storage(read, node, path, p);
     p.ingress_per_gb_micros = free_or_price(read, node, "ingress_per_gb", path).value_or(0);
     p.inter_region_per_gb_micros =
