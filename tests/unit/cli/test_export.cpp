@@ -5,18 +5,27 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
+#include <unistd.h>
 
 using namespace gpuadvisor;
 using namespace gpuadvisor::cli;
 
 namespace {
 
-// A file holding `text` for the reader, removed after the test.
+// A file holding `text` for the reader (its own name: mkstemp), removed after the test.
 struct TempFile {
     std::string path;
-    explicit TempFile(const std::string& text) : path(std::tmpnam(nullptr)) {
+    explicit TempFile(const std::string& text) {
+        std::string name =
+            (std::filesystem::temp_directory_path() / "gpuadvisor-export-XXXXXX").string();
+        const int fd = ::mkstemp(name.data());
+        REQUIRE(fd >= 0);
+        ::close(fd);
+        path = name;
         std::ofstream(path, std::ios::binary) << text;
     }
     ~TempFile() { std::remove(path.c_str()); }
